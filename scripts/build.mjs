@@ -2,7 +2,9 @@
 // so start-up pays module resolution once and heavy code (QR, sandbox, YAML/JS config loaders)
 // only when a command needs it.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
@@ -21,5 +23,6 @@ await build({
   external: ['typescript'],
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import{createRequire as __gwCR}from'node:module';const require=__gwCR(import.meta.url);" },
+  define: { __GW_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
 });

@@ -20,6 +20,10 @@ export const ExitCode = {
   NOPERM: 77,
   /** Local configuration wrong or missing. */
   CONFIG: 78,
+  /** A bug in gw itself (an unexpected exception). */
+  SOFTWARE: 70,
+  /** An output file (--qr-out) could not be written. */
+  CANTCREAT: 73,
   /** Interrupted by Ctrl-C (128 + SIGINT). */
   INTERRUPTED: 130,
 } as const;

@@ -1,0 +1,11 @@
+// One JSON document for scripts. JSON.stringify already escapes C0 controls inside strings; this
+// also escapes DEL, C1 controls and the invisible Unicode format characters, so gateway data
+// reaches a terminal or a log only as JSON escapes, never as raw bytes a terminal would act on.
+// (Outside strings, stringify emits only ASCII punctuation, digits and the indentation newlines.)
+
+const RAW_IN_STRINGS = /[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+export function toJson(value: unknown, indent = 2): string {
+  const text = JSON.stringify(value, null, indent) ?? 'null';
+  return text.replace(RAW_IN_STRINGS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,27 @@
+// Types and constants of the sandbox's public API. Nothing here does work at import time, so the
+// CLI can import it eagerly; the server itself is loaded only by startSandbox().
+
+export const SANDBOX_MERCHANT_KEY = 'sandbox-merchant-key';
+export const SANDBOX_PAYOUT_KEY = 'sandbox-payout-key';
+
+export interface SandboxOptions {
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Port; default 0 (an ephemeral port). */
+  port?: number;
+  /** Merchant API key the sandbox accepts; default SANDBOX_MERCHANT_KEY. */
+  merchantKey?: string;
+  /** Payout API key the sandbox accepts; default SANDBOX_PAYOUT_KEY. */
+  payoutKey?: string;
+  /** Clock in milliseconds, for tests; default Date.now. */
+  now?: () => number;
+}
+
+export interface RunningSandbox {
+  /** Base URL, e.g. http://127.0.0.1:43121 (no trailing slash; IPv6 hosts bracketed). */
+  url: string;
+  merchantKey: string;
+  payoutKey: string;
+  /** Stops listening and closes every connection, idle keep-alive ones included. Idempotent. */
+  close(): Promise<void>;
+}

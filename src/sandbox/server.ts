@@ -1,0 +1,262 @@
+// The sandbox's HTTP layer (node:http): routing, body reading and decoding, JSON responses.
+//
+// Status and envelope choices:
+// - Versioned paths (/v1, /v1/...) always answer with the versioned envelope; its `status` equals
+//   the HTTP status (401 bad or missing key, 404 unknown /v1 path, 405 wrong method, 500 bug).
+// - Legacy paths answer refusals with HTTP 200 and result ≠ 100, like the real service. Only
+//   transport-level problems get another HTTP status, still with a legacy body:
+//   413 + result 101 (body over 64 KiB), 405 + result 405 (wrong method),
+//   404 + result 404 (any path that is neither versioned nor a known legacy path),
+//   500 + result 500 (a bug in the sandbox).
+// - Malformed JSON, or a JSON body that is not an object, is a validation problem: HTTP 200, result 101.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse, stringify } from 'lossless-json';
+import {
+  SandboxGateway,
+  legacy,
+  versionedError,
+  type GatewayReply,
+  type RequestFields,
+} from './gateway.js';
+import { SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type RunningSandbox, type SandboxOptions } from './options.js';
+
+/** Largest request body the sandbox reads. */
+export const BODY_LIMIT = 64 * 1024;
+/** Past this many bytes the sandbox stops draining an oversized body and drops the connection. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+/** How long close() lets in-flight requests finish before cutting their connections. */
+const CLOSE_GRACE_MS = 250;
+
+const V1_ACCEPTED_CURRENCIES = '/v1/payment/accepted-currencies';
+
+type LegacyOperation = 'allowedCoins' | 'createWhiteLabel' | 'balance' | 'exchangeRate';
+
+const LEGACY_ROUTES: ReadonlyMap<string, LegacyOperation> = new Map([
+  ['/merchants/allowedCoins', 'allowedCoins'],
+  ['/merchants/request/whitelabel', 'createWhiteLabel'],
+  ['/api/balance', 'balance'],
+  ['/exchange/rate', 'exchangeRate'],
+]);
+
+export async function startSandboxServer(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const merchantKey = options.merchantKey ?? SANDBOX_MERCHANT_KEY;
+  const payoutKey = options.payoutKey ?? SANDBOX_PAYOUT_KEY;
+  let url = '';
+  const gateway = new SandboxGateway({
+    merchantKey,
+    payoutKey,
+    now: options.now ?? Date.now,
+    baseUrl: () => url,
+  });
+
+  const server = createServer((req, res) => {
+    handle(gateway, req, res).catch((error: unknown) => internalError(req, res, error));
+  });
+  // A malformed request line or headers: answer 400 when the socket still can, never throw.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  // Errors after listening (e.g. EMFILE on accept) must not crash the process.
+  server.on('error', () => {});
+
+  const address = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  url = `http://${urlHost}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      timer.unref();
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+
+  return { url, merchantKey, payoutKey, close };
+}
+
+async function handle(gateway: SandboxGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = requestPath(req.url ?? '/');
+  const method = req.method ?? 'GET';
+
+  if (path === '/v1' || path.startsWith('/v1/')) {
+    if (path !== V1_ACCEPTED_CURRENCIES) {
+      send(res, versionedError(404, 'invalid_request_error', 'not_found', `No such endpoint: ${path}`));
+      return;
+    }
+    if (method !== 'GET') {
+      send(
+        res,
+        versionedError(405, 'invalid_request_error', 'method_not_allowed', `Method ${method} is not allowed`, {
+          allow: 'GET',
+        }),
+      );
+      return;
+    }
+    const key = req.headers['merchant_api_key'];
+    send(res, gateway.acceptedCurrenciesV1(typeof key === 'string' ? key : undefined));
+    return;
+  }
+
+  const operation = LEGACY_ROUTES.get(path);
+  if (operation === undefined) {
+    send(res, legacy(404, 'Not found', {}, 404));
+    return;
+  }
+  if (method !== 'POST') {
+    send(res, { ...legacy(405, `Method ${method} is not allowed`, {}, 405), headers: { allow: 'POST' } });
+    return;
+  }
+
+  const body = await readBody(req);
+  if (body === 'aborted') return;
+  if (body === 'too-large') {
+    send(res, legacy(101, `Request body is larger than ${BODY_LIMIT} bytes`, {}, 413));
+    return;
+  }
+  const fields = decodeFields(body, req.headers['content-type']);
+  if (typeof fields === 'string') {
+    send(res, legacy(101, `Validation problem: ${fields}`));
+    return;
+  }
+  switch (operation) {
+    case 'allowedCoins':
+      send(res, gateway.allowedCoins(fields));
+      return;
+    case 'createWhiteLabel':
+      send(res, gateway.createWhiteLabel(fields));
+      return;
+    case 'balance':
+      send(res, gateway.balance(fields));
+      return;
+    case 'exchangeRate':
+      send(res, gateway.exchangeRate(fields));
+      return;
+  }
+}
+
+/** The path of a request target (origin-form or absolute-form), without query or trailing slashes. */
+function requestPath(target: string): string {
+  let path = target;
+  if (/^https?:\/\//i.test(path)) {
+    try {
+      path = new URL(path).pathname;
+    } catch {
+      path = '/';
+    }
+  }
+  path = path.split(/[?#]/, 1)[0] ?? '/';
+  path = path.replace(/\/+$/, '');
+  return path === '' ? '/' : path;
+}
+
+/** Reads the body, keeping at most BODY_LIMIT bytes; an oversized body is drained, then refused. */
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted'> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > DRAIN_LIMIT) {
+      resolve('too-large');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const settle = (value: Buffer | 'too-large' | 'aborted'): void => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+    };
+    req.on('data', (chunk: Buffer) => {
+      total += chunk.length;
+      if (total <= BODY_LIMIT) chunks.push(chunk);
+      else if (total > DRAIN_LIMIT) {
+        req.destroy();
+        settle('aborted');
+      }
+    });
+    req.on('end', () => settle(total > BODY_LIMIT ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', () => settle('aborted'));
+    req.on('close', () => settle('aborted'));
+  });
+}
+
+/**
+ * Decodes a legacy request body into fields. JSON when the Content-Type says JSON, form encoding
+ * when it says so; otherwise (absent or anything else) JSON if the body starts with `{` or `[`,
+ * form encoding if not. An empty body is no fields. Returns a problem description on bad JSON.
+ */
+function decodeFields(body: Buffer, contentType: string | undefined): RequestFields | string {
+  const text = new TextDecoder('utf-8').decode(body).replace(/^\uFEFF/, '');
+  if (text.trim() === '') return Object.create(null) as Record<string, unknown>;
+  const mediaType = (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  let asJson: boolean;
+  if (mediaType === 'application/json' || mediaType.endsWith('+json')) asJson = true;
+  else if (mediaType === 'application/x-www-form-urlencoded') asJson = false;
+  else asJson = /^\s*[{[]/.test(text);
+
+  if (!asJson) {
+    const fields = Object.create(null) as Record<string, unknown>;
+    for (const [name, value] of new URLSearchParams(text)) {
+      if (!(name in fields)) fields[name] = value;
+    }
+    return fields;
+  }
+  let value: unknown;
+  try {
+    value = parse(text);
+  } catch {
+    return 'the body is not valid JSON';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return 'the body must be a JSON object';
+  }
+  return value as RequestFields;
+}
+
+function send(res: ServerResponse, reply: GatewayReply): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = stringify(reply.body) ?? '{}';
+  res.writeHead(reply.status, {
+    ...reply.headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function internalError(req: IncomingMessage, res: ServerResponse, _error: unknown): void {
+  try {
+    const path = requestPath(req.url ?? '/');
+    const versioned = path === '/v1' || path.startsWith('/v1/');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    send(
+      res,
+      versioned
+        ? versionedError(500, 'api_error', 'internal_error', 'Internal error')
+        : legacy(500, 'Internal error', {}, 500),
+    );
+  } catch {
+    res.destroy();
+  }
+}

@@ -1,0 +1,338 @@
+// Test helpers that read QR codes back the way a phone would see them.
+//
+// decodeTerminalQr paints captured terminal output as a terminal with a dark or light theme would
+// show it (default colours from the theme, explicit SGR colours override), scales it up, puts the
+// theme's background around it and decodes it with jsQR WITHOUT trying the inverted image: phone
+// scanners generally do not, and that is what makes a code inverted by the theme fail here too.
+// decodePng and decodeSvg read the files writeQrImage produces.
+
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+
+export type Rgb = readonly [number, number, number];
+type JsQr = (data: Uint8ClampedArray, width: number, height: number, options?: { inversionAttempts?: 'dontInvert' | 'onlyInvert' | 'attemptBoth' | 'invertFirst' }) => { data: string } | null;
+
+// jsqr is a CommonJS/UMD bundle: depending on the loader the default import is the function or
+// a namespace holding it as `default`.
+const jsQR: JsQr =
+  typeof jsQRModule === 'function' ? jsQRModule : (jsQRModule as unknown as { default: JsQr }).default;
+
+export type Theme = 'dark' | 'light';
+
+/** Default foreground and background of a typical dark and light terminal theme. */
+export const THEMES: Record<Theme, { fg: Rgb; bg: Rgb }> = {
+  dark: { fg: [204, 204, 204], bg: [30, 30, 30] },
+  light: { fg: [30, 30, 30], bg: [255, 255, 255] },
+};
+
+/** The xterm 16-colour palette: 0-7 normal (30-37 / 40-47), 8-15 bright (90-97 / 100-107). */
+const ANSI16: readonly Rgb[] = [
+  [0, 0, 0], [205, 0, 0], [0, 205, 0], [205, 205, 0], [0, 0, 238], [205, 0, 205], [0, 205, 205], [229, 229, 229],
+  [127, 127, 127], [255, 0, 0], [0, 255, 0], [255, 255, 0], [92, 92, 255], [255, 0, 255], [0, 255, 255], [255, 255, 255],
+];
+
+/** An RGBA image. */
+export interface Raster {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}
+
+/** Terminal cell colours; null = the theme's default. */
+export interface Pen {
+  fg: Rgb | null;
+  bg: Rgb | null;
+  inverse: boolean;
+}
+
+/** One painted character cell: colours of its upper and lower half. */
+export interface Cell {
+  top: Rgb;
+  bottom: Rgb;
+}
+
+const QR_GLYPHS = /^[ █▀▄]*$/;
+const BLOCK_GLYPH = /[█▀▄]/;
+// CSI sequences (SGR and others) and the rare two-character escapes.
+const ESCAPE = /\x1b\[([0-9;?]*)([@-~])|\x1b[@-Z\\-_]/y;
+
+/** Decodes a QR printed in a terminal as seen on `theme`, or null if a phone would not read it. */
+export function decodeTerminalQr(output: string, theme: Theme): string | null {
+  const cells = paintTerminal(output, theme);
+  if (cells.length === 0) return null;
+  return decodeRaster(rasterizeCells(cells, THEMES[theme].bg));
+}
+
+/**
+ * Runs the text through a tiny terminal model and returns the painted cells of the QR block: the
+ * longest run of consecutive lines made only of ' █▀▄' (after escapes) with at least one block.
+ * Other lines (messages above or below) are ignored, but their SGR codes still count, as in a terminal.
+ */
+export function paintTerminal(output: string, theme: Theme): Cell[][] {
+  const pen: Pen = { fg: null, bg: null, inverse: false };
+  const lines = output.replace(/\r\n/g, '\n').split('\n');
+  let best: Cell[][] = [];
+  let run: Cell[][] = [];
+  for (const line of lines) {
+    const { text, cells } = paintLine(line, pen, THEMES[theme]);
+    if (QR_GLYPHS.test(text) && BLOCK_GLYPH.test(text)) {
+      run.push(cells);
+      if (run.length > best.length) best = run;
+    } else {
+      run = [];
+    }
+  }
+  return best;
+}
+
+/** Paints one line, updating `pen` as SGR codes go by; returns the visible text and its cells. */
+function paintLine(line: string, pen: Pen, theme: { fg: Rgb; bg: Rgb }): { text: string; cells: Cell[] } {
+  let text = '';
+  const cells: Cell[] = [];
+  let i = 0;
+  while (i < line.length) {
+    ESCAPE.lastIndex = i;
+    const esc = ESCAPE.exec(line);
+    if (esc !== null) {
+      if (esc[2] === 'm') applySgr(esc[1] ?? '', pen);
+      i = ESCAPE.lastIndex;
+      continue;
+    }
+    const ch = line[i] ?? '';
+    i++;
+    text += ch;
+    let fg = pen.fg ?? theme.fg;
+    let bg = pen.bg ?? theme.bg;
+    if (pen.inverse) [fg, bg] = [bg, fg];
+    if (ch === '█') cells.push({ top: fg, bottom: fg });
+    else if (ch === '▀') cells.push({ top: fg, bottom: bg });
+    else if (ch === '▄') cells.push({ top: bg, bottom: fg });
+    else cells.push({ top: bg, bottom: bg });
+  }
+  return { text, cells };
+}
+
+/** Applies one SGR parameter list ("" and "0" reset) to the pen. */
+export function applySgr(params: string, pen: Pen): void {
+  const codes = params === '' ? [0] : params.split(';').map((p) => (p === '' ? 0 : Number(p)));
+  for (let k = 0; k < codes.length; k++) {
+    const code = codes[k] ?? 0;
+    if (code === 0) Object.assign(pen, { fg: null, bg: null, inverse: false });
+    else if (code === 7) pen.inverse = true;
+    else if (code === 27) pen.inverse = false;
+    else if (code >= 30 && code <= 37) pen.fg = ansi16(code - 30);
+    else if (code >= 90 && code <= 97) pen.fg = ansi16(code - 90 + 8);
+    else if (code >= 40 && code <= 47) pen.bg = ansi16(code - 40);
+    else if (code >= 100 && code <= 107) pen.bg = ansi16(code - 100 + 8);
+    else if (code === 39) pen.fg = null;
+    else if (code === 49) pen.bg = null;
+    else if (code === 38 || code === 48) {
+      const mode = codes[k + 1];
+      let colour: Rgb | null = null;
+      if (mode === 5) {
+        colour = xterm256(codes[k + 2] ?? 0);
+        k += 2;
+      } else if (mode === 2) {
+        colour = [codes[k + 2] ?? 0, codes[k + 3] ?? 0, codes[k + 4] ?? 0];
+        k += 4;
+      }
+      if (code === 38) pen.fg = colour;
+      else pen.bg = colour;
+    }
+    // bold, underline, etc. do not change the colours we care about
+  }
+}
+
+function ansi16(index: number): Rgb {
+  return ANSI16[index] ?? [0, 0, 0];
+}
+
+/** xterm 256-colour palette: 16 system colours, a 6×6×6 cube, a 24-step grey ramp. */
+function xterm256(n: number): Rgb {
+  if (n < 16) return ansi16(n);
+  if (n >= 232) {
+    const v = 8 + 10 * (n - 232);
+    return [v, v, v];
+  }
+  const levels = [0, 95, 135, 175, 215, 255];
+  const i = n - 16;
+  return [levels[Math.floor(i / 36)] ?? 0, levels[Math.floor(i / 6) % 6] ?? 0, levels[i % 6] ?? 0];
+}
+
+/** Scales cells up (a cell = `px` wide, 2 × `px` tall) and surrounds them with `margin` cells of `bg`. */
+export function rasterizeCells(cells: Cell[][], bg: Rgb, px = 5, margin = 6): Raster {
+  const cols = Math.max(...cells.map((row) => row.length));
+  const width = (cols + 2 * margin) * px;
+  const height = (2 * cells.length + 2 * margin) * px;
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const halfRow = Math.floor(y / px) - margin;
+    const cellRow = cells[Math.floor(halfRow / 2)];
+    for (let x = 0; x < width; x++) {
+      const cell = halfRow >= 0 ? cellRow?.[Math.floor(x / px) - margin] : undefined;
+      const rgb = cell === undefined ? bg : halfRow % 2 === 0 ? cell.top : cell.bottom;
+      data.set([rgb[0], rgb[1], rgb[2], 255], (y * width + x) * 4);
+    }
+  }
+  return { width, height, data };
+}
+
+/** jsQR without inversion, as a phone scanner would read it. */
+export function decodeRaster(image: Raster): string | null {
+  return jsQR(image.data, image.width, image.height, { inversionAttempts: 'dontInvert' })?.data ?? null;
+}
+
+/** Decodes a module matrix (true = dark) drawn black on white with a `quiet`-module margin. */
+export function decodeMatrix(modules: boolean[][], px = 4, quiet = 4): string | null {
+  const side = (modules.length + 2 * quiet) * px;
+  const data = new Uint8ClampedArray(side * side * 4).fill(255);
+  modules.forEach((row, r) =>
+    row.forEach((dark, c) => {
+      if (!dark) return;
+      for (let y = 0; y < px; y++) {
+        const offset = (((r + quiet) * px + y) * side + (c + quiet) * px) * 4;
+        data.fill(0, offset, offset + px * 4);
+      }
+    }),
+  );
+  for (let i = 3; i < data.length; i += 4) data[i] = 255; // alpha
+  return decodeRaster({ width: side, height: side, data });
+}
+
+/** Decodes a PNG file's bytes (any colour type pngjs reads). */
+export function decodePng(buf: Buffer): string | null {
+  const png = PNG.sync.read(buf);
+  return decodeRaster({ width: png.width, height: png.height, data: new Uint8ClampedArray(png.data) });
+}
+
+/**
+ * Rasterizes and decodes an SVG of the kind QR generators write: a viewBox, <rect> elements and
+ * <path> elements whose data are polygons (M/m, H/h, V/v, L/l, Z/z), filled even-odd (the same
+ * as SVG's default non-zero rule for non-overlapping subpaths).
+ * Not a general SVG renderer: no transforms, curves or CSS.
+ */
+export function decodeSvg(svgText: string, pxPerUnit = 5): string | null {
+  const viewBox = /viewBox="([^"]+)"/.exec(svgText)?.[1]?.trim().split(/[\s,]+/).map(Number);
+  if (viewBox?.length !== 4) throw new Error('decodeSvg: no viewBox');
+  const [minX = 0, minY = 0, vbWidth = 0, vbHeight = 0] = viewBox;
+  const width = Math.round(vbWidth * pxPerUnit);
+  const height = Math.round(vbHeight * pxPerUnit);
+  const grey = new Uint8Array(width * height).fill(255); // SVG canvas: transparent, shown on white
+  const toPx = (units: number, limit: number): number =>
+    Math.min(limit, Math.max(0, Math.round(units * pxPerUnit)));
+  const shapes = [...svgText.matchAll(/<(rect|path)\b([^>]*)\/?>/g)];
+  for (const [, tag, attrs = ''] of shapes) {
+    const fill = colourToGrey(attr(attrs, 'fill') ?? '#000');
+    if (fill === null) continue;
+    const polygons = tag === 'rect' ? rectPolygon(attrs, vbWidth, vbHeight) : pathPolygons(attr(attrs, 'd') ?? '');
+    // Even-odd: a pixel is inside the shape if it is inside an odd number of its subpaths.
+    const parity = new Uint8Array(width * height);
+    for (const poly of polygons) {
+      const xs = poly.map((p) => p[0]);
+      const ys = poly.map((p) => p[1]);
+      const [x0, x1] = [toPx(Math.min(...xs) - minX, width), toPx(Math.max(...xs) - minX, width)];
+      const [y0, y1] = [toPx(Math.min(...ys) - minY, height), toPx(Math.max(...ys) - minY, height)];
+      for (let py = y0; py < y1; py++) {
+        for (let px = x0; px < x1; px++) {
+          const x = minX + (px + 0.5) / pxPerUnit;
+          const y = minY + (py + 0.5) / pxPerUnit;
+          if (insidePolygon(poly, x, y)) parity[py * width + px] = (parity[py * width + px] ?? 0) ^ 1;
+        }
+      }
+    }
+    parity.forEach((odd, i) => {
+      if (odd === 1) grey[i] = fill;
+    });
+  }
+  const data = new Uint8ClampedArray(width * height * 4);
+  grey.forEach((g, i) => data.set([g, g, g, 255], i * 4));
+  return decodeRaster({ width, height, data });
+}
+
+type Polygon = [number, number][];
+
+function attr(attrs: string, name: string): string | undefined {
+  return new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(attrs)?.[1];
+}
+
+/** Grey level of an SVG fill (#rgb, #rrggbb, white, black), null for none/transparent. */
+function colourToGrey(fill: string): number | null {
+  const f = fill.trim().toLowerCase();
+  if (f === 'none' || f === 'transparent') return null;
+  if (f === 'white') return 255;
+  if (f === 'black') return 0;
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/.exec(f)?.[1];
+  if (hex === undefined) throw new Error(`decodeSvg: unsupported fill ${fill}`);
+  const full = hex.length === 3 ? [...hex].map((d) => d + d).join('') : hex;
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number];
+  return Math.round(0.299 * r + 0.587 * g + 0.114 * b);
+}
+
+function rectPolygon(attrs: string, vbWidth: number, vbHeight: number): Polygon[] {
+  const length = (name: string, whole: number): number => {
+    const v = attr(attrs, name) ?? '0';
+    return v.endsWith('%') ? (parseFloat(v) / 100) * whole : parseFloat(v);
+  };
+  const x = length('x', vbWidth);
+  const y = length('y', vbHeight);
+  const w = length('width', vbWidth);
+  const h = length('height', vbHeight);
+  return [[[x, y], [x + w, y], [x + w, y + h], [x, y + h]]];
+}
+
+/** Polygons of path data made of straight segments. */
+function pathPolygons(d: string): Polygon[] {
+  const tokens = d.match(/[MmHhVvLlZz]|-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/g) ?? [];
+  const polygons: Polygon[] = [];
+  let current: Polygon = [];
+  let x = 0;
+  let y = 0;
+  let command = '';
+  let i = 0;
+  const num = (): number => Number(tokens[i++]);
+  while (i < tokens.length) {
+    const token = tokens[i] ?? '';
+    if (/[A-Za-z]/.test(token)) {
+      command = token;
+      i++;
+      if (command === 'Z' || command === 'z') {
+        if (current.length > 0) polygons.push(current);
+        const start = current[0];
+        if (start !== undefined) [x, y] = start;
+        current = [];
+        continue;
+      }
+    }
+    switch (command) {
+      case 'M': case 'm': {
+        const [nx, ny] = [num(), num()];
+        if (current.length > 0) polygons.push(current);
+        [x, y] = command === 'M' ? [nx, ny] : [x + nx, y + ny];
+        current = [[x, y]];
+        command = command === 'M' ? 'L' : 'l'; // further pairs are line-tos
+        continue;
+      }
+      case 'L': [x, y] = [num(), num()]; break;
+      case 'l': { const [dx, dy] = [num(), num()]; [x, y] = [x + dx, y + dy]; break; }
+      case 'H': x = num(); break;
+      case 'h': x += num(); break;
+      case 'V': y = num(); break;
+      case 'v': y += num(); break;
+      default: throw new Error(`decodeSvg: unsupported path command ${command}`);
+    }
+    current.push([x, y]);
+  }
+  if (current.length > 0) polygons.push(current);
+  return polygons;
+}
+
+/** Point-in-polygon by ray casting to the right. */
+function insidePolygon(poly: Polygon, x: number, y: number): boolean {
+  let inside = false;
+  for (let k = 0, j = poly.length - 1; k < poly.length; j = k++) {
+    const [xk, yk] = poly[k] ?? [0, 0];
+    const [xj, yj] = poly[j] ?? [0, 0];
+    if (yk > y !== yj > y && x < ((xj - xk) * (y - yk)) / (yj - yk) + xk) inside = !inside;
+  }
+  return inside;
+}
