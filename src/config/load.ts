@@ -3,6 +3,7 @@
 // `gateway` field of package.json, from the working directory upwards, then the user's config
 // directory ($XDG_CONFIG_HOME/gateway/config[.json|.yaml|.yml|.js|.cjs|.mjs]). Only reads files:
 // resolving precedence is resolve.ts's job.
+import { cosmiconfig } from 'cosmiconfig';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -44,7 +45,6 @@ export function describeParseError(error: unknown): { file?: string; detail: str
 }
 
 export async function loadConfigFile(options: { explicitFile?: string; cwd?: string }): Promise<LoadedFile | undefined> {
-  const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('gateway', {
     searchPlaces: SEARCH_PLACES,
     searchStrategy: 'global',

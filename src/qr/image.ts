@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { ExitCode, GwError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { qrMatrix, withQuietZone } from './matrix.js';
 
 /** Pixels per module in the PNG. */
@@ -14,7 +14,10 @@ export const PNG_MODULE_PX = 8;
 /** Image formats writeQrImage understands, by lower-case extension. */
 export const QR_IMAGE_EXTENSIONS = ['.svg', '.png'] as const;
 
-/** Writes the QR for `text` to `file`; the extension (.svg or .png) picks the format. */
+/**
+ * Writes the QR for `text` to `file`; the extension (.svg or .png, any case) picks the format.
+ * Other extensions: UsageError (exit 64), checked before anything is written.
+ */
 export async function writeQrImage(text: string, file: string): Promise<void> {
   const ext = extname(file).toLowerCase();
   let content: string | Buffer;
@@ -26,15 +29,9 @@ export async function writeQrImage(text: string, file: string): Promise<void> {
       `Use a file name ending in ${QR_IMAGE_EXTENSIONS.join(' or ')}.`,
     );
   }
-  try {
-    await writeFile(file, content);
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new GwError(ExitCode.USAGE, `Cannot write the QR code to "${file}": ${reason}`, {
-      hint: 'Check that the folder exists and is writable.',
-      cause: err,
-    });
-  }
+  // File-system errors (ENOENT, EACCES, EISDIR...) propagate as they are: the caller knows the
+  // context (pay maps them to exit 73 and says the payment was created anyway).
+  await writeFile(file, content);
 }
 
 /** The QR as a standalone SVG document: white square incl. quiet zone, one path of dark modules. */

@@ -1,12 +1,14 @@
 // The QR module matrix for a payment URI, built with the QR model that qrcode-terminal vendors
-// (Kazuhiko Arase's generator). We use its encoder, Reed-Solomon and mask code as they are, but
-// choose the version (size) ourselves, because the vendored model has one wrong table entry:
-// its Reed-Solomon block table for version 15 at level H lists 11 blocks of 36 codewords (396)
-// where the standard has 11×(36,12) + 7×(37,13) = 655, so every version-15-H code it draws is
-// unreadable, and its automatic version choice happily picks 15-H. We check each table entry
-// against the standard's codeword count for that version and skip entries that do not add up
-// (this catches exactly 15-H; the code then goes to version 16). test/unit/qr.test.ts
-// round-trips every version 1..40 at M, Q and H and payment-like strings of length 1..400.
+// (Kazuhiko Arase's generator): its byte-mode encoder, Reed-Solomon coder, function patterns and
+// mask choice are used as they are. test/unit/qr.test.ts verifies it with jsQR: every version
+// 1..40 at M, Q and H filled to capacity, and payment-like strings of every length 1..400.
+//
+// One table entry is wrong: Reed-Solomon blocks for version 15 at level H are 11 × (36, 12) = 396
+// codewords where the standard has 11 × (36, 12) + 7 × (37, 13) = 655, so a code forced to 15-H
+// is unreadable. Its capacity (132 data codewords) is below version 14-H's (197), so a smallest-
+// version search never picks it; we choose the version ourselves anyway (which also makes qrWidth
+// cheap) and skip any entry whose codewords do not add up to the standard's count for that
+// version. Only cost: 195..220 bytes at H get version 16 instead of 15. Level M is unaffected.
 
 import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
 import QRErrorCorrectLevel from 'qrcode-terminal/vendor/QRCode/QRErrorCorrectLevel.js';
@@ -27,7 +29,7 @@ export interface QrSymbol {
 }
 
 /** Modules of light margin the QR standard requires around the symbol. */
-export const QUIET_ZONE = 1;
+export const QUIET_ZONE = 4;
 
 const MIN_VERSION = 1;
 const MAX_VERSION = 40;
@@ -87,7 +89,7 @@ function chooseVersion(byteCount: number, level: QrLevel): number {
   for (let version = MIN_VERSION; version <= MAX_VERSION; version++) {
     const blocks = QRRSBlock.getRSBlocks(version, code);
     const totalCodewords = blocks.reduce((sum, b) => sum + b.totalCount, 0);
-    if (totalCodewords !== rawCodewords(version)) continue; // broken table entry (15-H)
+    if (totalCodewords !== rawCodewords(version)) continue; // wrong table entry: 15-H
     const dataBits = 8 * blocks.reduce((sum, b) => sum + b.dataCount, 0);
     if (byteModeBits(byteCount, version) <= dataBits) return version;
   }

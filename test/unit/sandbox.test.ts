@@ -355,6 +355,18 @@ describe('POST /merchants/request/whitelabel', () => {
     expect(r.text).toContain('"payAmount":10,');
   });
 
+  it('creates a payment in every accepted currency, on its default network', async () => {
+    for (const payCurrency of EXPECTED_COINS) {
+      const r = await whitelabel({ amount: 50, currency: 'USD', payCurrency });
+      expect(r.json.result, payCurrency).toBe(100);
+      const offering = SANDBOX_OFFERINGS.find((o) => o.payCurrency === payCurrency);
+      expect(r.json.network).toBe(offering!.network);
+      expect(r.json.address).toBe(deriveSandboxAddress(offering!.networkId, r.json.trackId));
+      expect(r.text).toMatch(/"payAmount":\d+(\.\d+)?,/);
+      expect(r.text).toMatch(/"rate":\d+(\.\d+)?,/);
+    }
+  });
+
   it('chooses the network of a multi-network token', async () => {
     const usdtNetworks = SANDBOX_OFFERINGS.filter((o) => o.payCurrency === 'USDT').map((o) => o.network);
     expect(usdtNetworks.length).toBeGreaterThan(1);
