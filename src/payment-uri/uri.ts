@@ -37,7 +37,7 @@ const UNKNOWN_NETWORK_NAME = 'unknown network';
 
 /** Gateway text made fit to show: no control or invisible characters, one line, bounded length. */
 function displayText(text: string, max = 48): string {
-  const clean = String(text)
+  const clean = text
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, ' ')
     .replace(/\s+/g, ' ')
@@ -47,10 +47,10 @@ function displayText(text: string, max = 48): string {
 
 /** The payAmount as a plain non-negative decimal string, or a ProtocolError. */
 function parseAmount(payAmount: string): string {
-  const plain = typeof payAmount === 'string' ? toPlainDecimal(payAmount) : undefined;
+  const plain = toPlainDecimal(payAmount);
   if (plain === undefined || plain.startsWith('-')) {
     throw new ProtocolError(
-      `The gateway sent a payment amount that is not a non-negative decimal number (${JSON.stringify(displayText(String(payAmount), 40))}).`,
+      `The gateway sent a payment amount that is not a non-negative decimal number (${JSON.stringify(displayText(payAmount, 40))}).`,
     );
   }
   return plain;
@@ -164,6 +164,9 @@ function settleGuess(asset: AssetResolution, address: string): AssetResolution {
  * places than the asset (it is never rounded).
  */
 export function buildPaymentUri(input: PaymentUriInput): PaymentUri {
+  for (const field of ['network', 'payCurrency', 'address', 'payAmount'] as const) {
+    if (typeof input[field] !== 'string') throw new ProtocolError(`The gateway sent a payment whose ${field} is not text.`);
+  }
   const amount = parseAmount(input.payAmount);
   const asset = settleGuess(resolveAsset(input.network, input.payCurrency), input.address);
   if (asset.kind === 'unknown-network') return unknownNetworkUri(input);
