@@ -5,7 +5,16 @@
 //   exponential backoff, jitter and Retry-After; a request that may create something (pay) is sent
 //   again only when the connection was refused before any byte went out;
 // - failures as TransportError, which says whether the request may have reached the gateway.
-import { Agent, request } from 'undici';
+//
+// Start-up cost: undici's index loads every dispatcher, fetch, websockets, caches and mocks
+// (~45 ms); gw talks to one origin, so it loads only undici's HTTP/1 Client and its request API.
+// undici parses HTTP with llhttp compiled to WebAssembly; V8's optimising tier roughly doubles the
+// process's memory for that compile, so the transport asks for the baseline compiler (Liftoff)
+// only, which is plenty for parsing one small answer. See README "Performance".
+import v8 from 'node:v8';
+import type { Dispatcher } from 'undici';
+import Client from 'undici/lib/dispatcher/client.js';
+import request from 'undici/lib/api/api-request.js';
 import { ExitCode, GwError, ProtocolError } from '../errors.js';
 import type { RawResponse } from './envelope.js';
 
@@ -117,7 +126,7 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.ra
 }
 
 export class Transport {
-  private readonly agent: Agent;
+  private readonly client: InstanceType<typeof Client>;
   private readonly deadline: number;
   private readonly signal: AbortSignal;
   private readonly timeoutSignal: AbortSignal;
@@ -130,18 +139,18 @@ export class Transport {
     this.signal = options.signal ? AbortSignal.any([options.signal, this.timeoutSignal]) : this.timeoutSignal;
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.retry = options.retry ?? DEFAULT_RETRY;
-    this.agent = new Agent({
+    v8.setFlagsFromString('--liftoff-only');
+    this.client = new Client(options.baseUrl.origin, {
       connect: { timeout: Math.min(options.timeoutMs, 10_000) },
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 1000,
-      connections: 2,
     });
   }
 
   /** Closes sockets so the process can exit as soon as the output is written. */
   async close(): Promise<void> {
-    await this.agent.destroy().catch(() => undefined);
+    await this.client.destroy().catch(() => undefined);
   }
 
   private log(line: string): void {
@@ -224,9 +233,9 @@ export class Transport {
     const target = `${req.method} ${url.origin}${url.pathname}`;
     if (this.signal.aborted) throw this.abortError('not-sent');
 
-    let response: Awaited<ReturnType<typeof request>>;
+    let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, { method: req.method, headers, body, dispatcher: this.agent, signal: this.signal });
+      response = await request.call(this.client, { path: `${url.pathname}${url.search}`, method: req.method, headers, body: body ?? null, signal: this.signal });
     } catch (error) {
       if (this.signal.aborted) {
         this.log(`gw: ${target} → aborted after ${Date.now() - started} ms`);
