@@ -105,7 +105,10 @@ export function buildPaymentRequest(amountText: string, currencyText: string, fl
  */
 function ambiguousFailure(error: GwError, request: PaymentRequest): GwError {
   const notSent = error.name === 'TransportError' && (error as GwError & { delivery?: string }).delivery === 'not-sent';
-  const refused = (error.result !== undefined && error.result !== 500) || error.type !== undefined;
+  // A definite refusal: the gateway answered with a result code or an error object, and not one
+  // that says it failed internally (result 500, or a 5xx status) while handling the request.
+  const failedInside = error.result === 500 || (error.status !== undefined && error.status >= 500);
+  const refused = !failedInside && (error.result !== undefined || error.type !== undefined);
   const uncertainExit = ([ExitCode.UNAVAILABLE, ExitCode.TEMPFAIL, ExitCode.PROTOCOL, ExitCode.INTERRUPTED] as number[]).includes(error.exitCode);
   if (notSent || refused || !uncertainExit) return error;
   const recognise =

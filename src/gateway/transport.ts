@@ -153,13 +153,17 @@ export class Transport {
     await this.client.destroy().catch(() => undefined);
   }
 
-  private log(line: string): void {
-    if (!this.options.log) return;
-    let safe = line;
+  /** Replaces every key with ****: in log lines, and in answers that echo a key back. */
+  private scrub(text: string): string {
+    let safe = text;
     for (const secret of this.options.secrets ?? []) {
       if (secret.length > 0) safe = safe.split(secret).join('****');
     }
-    this.options.log(safe);
+    return safe;
+  }
+
+  private log(line: string): void {
+    this.options.log?.(this.scrub(line));
   }
 
   private url(path: string): URL {
@@ -280,7 +284,8 @@ export class Transport {
     const result: HttpAnswer = {
       status: statusCode,
       contentType,
-      body: new TextDecoder().decode(Buffer.concat(chunks)),
+      // Scrubbed before anything cuts or reformats the text, so no part of a key can survive.
+      body: this.scrub(new TextDecoder().decode(Buffer.concat(chunks))),
     };
     const retryAfter = resHeaders['retry-after'];
     if (retryAfter !== undefined) result.retryAfter = retryAfter;

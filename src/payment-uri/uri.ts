@@ -50,7 +50,7 @@ function parseAmount(payAmount: string): string {
   const plain = toPlainDecimal(payAmount);
   if (plain === undefined || plain.startsWith('-')) {
     throw new ProtocolError(
-      `The gateway sent a payment amount that is not a non-negative decimal number (${JSON.stringify(displayText(payAmount, 40))}).`,
+      `the gateway sent a payment amount that is not a non-negative decimal number (${JSON.stringify(displayText(payAmount, 40))})`,
     );
   }
   return plain;
@@ -63,7 +63,7 @@ function toUnits(amount: string, decimals: number, symbol: string): bigint {
   } catch (error) {
     if (error instanceof TooManyDecimalsError) {
       throw new ProtocolError(
-        `The gateway asked for ${amount} ${symbol}, which has more decimal places than ${symbol} has (${decimals}); gw does not round payment amounts.`,
+        `the gateway asked for ${displayText(amount, 40)} ${symbol}, which has more decimal places than ${symbol} has (${decimals}); gw does not round payment amounts`,
         { cause: error },
       );
     }
@@ -72,7 +72,7 @@ function toUnits(amount: string, decimals: number, symbol: string): bigint {
 }
 
 function invalidAddress(networkName: string, reason: string): ProtocolError {
-  return new ProtocolError(`The gateway sent an address that is not valid for ${networkName}: it ${reason}.`, {
+  return new ProtocolError(`the gateway sent an address that is not valid for ${networkName}: it ${reason}`, {
     hint: 'No payment URI or QR code was made for it. Check the payment with the gateway before anyone pays.',
   });
 }
@@ -165,7 +165,7 @@ function settleGuess(asset: AssetResolution, address: string): AssetResolution {
  */
 export function buildPaymentUri(input: PaymentUriInput): PaymentUri {
   for (const field of ['network', 'payCurrency', 'address', 'payAmount'] as const) {
-    if (typeof input[field] !== 'string') throw new ProtocolError(`The gateway sent a payment whose ${field} is not text.`);
+    if (typeof input[field] !== 'string') throw new ProtocolError(`the gateway sent a payment whose ${field} is not text`);
   }
   const amount = parseAmount(input.payAmount);
   const asset = settleGuess(resolveAsset(input.network, input.payCurrency), input.address);
