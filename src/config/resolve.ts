@@ -107,14 +107,15 @@ export function parseBaseUrl(text: string, origin: string): URL {
   throw new ConfigError(`base URL from ${origin} must be https:// (got ${terminalSafe(url.protocol)})`);
 }
 
-/** Seconds, a plain positive decimal, at most one hour. */
+/** Seconds, a plain decimal from 0.001 (one millisecond) to 3600 (one hour). */
 export function parseTimeout(text: string, origin: string): number {
   const trimmed = text.trim();
   const seconds = /^\d+(?:\.\d+)?$/.test(trimmed) ? Number(trimmed) : NaN;
-  if (!(seconds > 0) || seconds > 3600) {
-    throw new ConfigError(`timeout from ${origin} must be a number of seconds between 0 and 3600 (got ${terminalSafe(text).slice(0, 40)})`);
+  const ms = Math.round(seconds * 1000);
+  if (!(ms >= 1) || seconds > 3600) {
+    throw new ConfigError(`timeout from ${origin} must be a number of seconds from 0.001 to 3600 (got ${terminalSafe(text).slice(0, 40)})`);
   }
-  return Math.round(seconds * 1000);
+  return ms;
 }
 
 export function describeSource(source: Source): string {
@@ -157,7 +158,7 @@ export function resolveConfig({ flags, env, loaded }: ResolveInput): ResolvedCon
     const profiles = content.profiles;
     if (profiles !== undefined && !isRecord(profiles)) throw new ConfigError(`config file ${file}: "profiles" must be an object of named profiles`);
     if (profileName !== undefined) {
-      const selected = profiles?.[profileName];
+      const selected = profiles !== undefined && Object.hasOwn(profiles, profileName) ? profiles[profileName] : undefined;
       if (!isRecord(selected)) {
         const known = profiles ? Object.keys(profiles).map((p) => terminalSafe(p)).join(', ') : '';
         throw new ConfigError(
@@ -205,7 +206,7 @@ export function resolveConfig({ flags, env, loaded }: ResolveInput): ResolvedCon
   return Object.freeze(config);
 }
 
-/** Masks a key to its last four characters: "••••••••abcd". Short keys are masked whole. */
+/** Masks a key to its last four characters: "••••abcd". Keys of 8 characters or fewer are masked whole. */
 export function maskKey(key: string): string {
   if (key.length <= 8) return '••••';
   return `••••${terminalSafe(key.slice(-4))}`;

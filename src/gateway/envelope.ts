@@ -19,7 +19,8 @@ export type EnvelopeStyle = 'legacy' | 'versioned';
 /** Gateway text for a message: no control characters, one line, bounded. */
 export function gatewayText(value: JsonValue | undefined): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const text = terminalSafe(value).replace(/\s+/g, ' ').trim();
+  // Line breaks and tabs become spaces first, so words on either side stay apart.
+  const text = terminalSafe(value.replace(/\s+/g, ' ')).replace(/\s+/g, ' ').trim();
   if (text === '') return undefined;
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -115,6 +115,8 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined) return undefined;
   if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
+  // Only an HTTP date (it names a weekday or month); Date.parse would read "1.5" or "-5" as a year.
+  if (!/[a-z]{3}/i.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

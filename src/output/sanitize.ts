@@ -13,10 +13,10 @@ const C1_SEQUENCE = /\u009b[0-?]*[ -/]*[@-~]?|[\u009d\u0090\u0098\u009e\u009f][^
 /**
  * What is left after sequences are gone: C0 controls (incl. BEL, CR, LF, TAB), DEL, C1 controls,
  * and the invisible Unicode format characters that can reorder or hide text on screen
- * (bidirectional overrides and isolates, zero-width characters, BOM).
+ * (bidirectional marks, overrides and isolates, zero-width characters, BOM, invisible tag characters).
  */
 // eslint-disable-next-line no-control-regex
-export const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+export const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
 
 /** Strips escape sequences and control/format characters so the text prints as inert characters. */
 export function terminalSafe(text: string): string {
