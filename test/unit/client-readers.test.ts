@@ -1,0 +1,381 @@
+// Tests for src/gateway/client.ts: the pure readers (readDecimal, readPayment, readBalances) and
+// GatewayClient against a fake Transport, asserting the exact request each operation builds
+// (method, path, key placement, body encoding) and that a missing key stops before any request.
+
+import { LosslessNumber } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, ExitCode, GwError, ProtocolError } from '../../src/errors.js';
+import type { JsonObject, RawResponse } from '../../src/gateway/envelope.js';
+import { GatewayClient, KEY_HINTS, readBalances, readDecimal, readPayment, type Keys } from '../../src/gateway/client.js';
+import { parseLossless, type JsonValue } from '../../src/gateway/json.js';
+import type { Transport, TransportRequest } from '../../src/gateway/transport.js';
+
+const MERCHANT = 'MERCHANT-KEY-1234567890';
+const PAYOUT = 'PAYOUT-KEY-0987654321';
+const n = (digits: string): LosslessNumber => new LosslessNumber(digits);
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('did not throw');
+}
+
+async function catchAsync(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('did not throw');
+}
+
+/** A Transport stand-in: records every request, answers from a queue. */
+class FakeTransport {
+  readonly requests: TransportRequest[] = [];
+  constructor(private readonly answers: RawResponse[] = []) {}
+  async send(req: TransportRequest): Promise<RawResponse> {
+    this.requests.push(req);
+    const answer = this.answers.shift();
+    if (answer === undefined) throw new Error('fake transport: no answer queued');
+    return answer;
+  }
+}
+
+function json(body: unknown, status = 200): RawResponse {
+  return { status, contentType: 'application/json', body: typeof body === 'string' ? body : JSON.stringify(body) };
+}
+
+function client(answers: RawResponse[], keys: Keys = { merchantKey: MERCHANT, payoutKey: PAYOUT }): { fake: FakeTransport; gw: GatewayClient } {
+  const fake = new FakeTransport(answers);
+  return { fake, gw: new GatewayClient(fake as unknown as Transport, keys) };
+}
+
+const PAYMENT_ANSWER =
+  '{"result":100,"message":"Operation completed successfully!","trackId":"184747701","amount":0.123456789012345678,"currency":"BTC",' +
+  '"payAmount":0.123456789012345678,"payCurrency":"BTC","network":"Bitcoin Network","address":"bc1qexampleaddress",' +
+  '"callbackUrl":"https://shop.example/cb","description":"Order 7","email":"buyer@example.com","feePaidByPayer":1,' +
+  '"lifeTime":30,"orderId":"ORD-7","underPaidCover":2.5,"rate":1,"expiredAt":1700001800,"createdAt":1700000000,' +
+  '"QRCode":"https://api.example/qr/abc"}';
+
+describe('readDecimal', () => {
+  it.each([
+    [n('0.123456789012345678'), '0.123456789012345678'],
+    [n('1.5e-7'), '0.00000015'],
+    [n('1E+3'), '1000'],
+    [n('25.50'), '25.50'],
+    [n('-2.5e2'), '-250'],
+    ['0.00038127', '0.00038127'],
+    [' 12.5 ', '12.5'],
+    ['3e-8', '0.00000003'],
+    ['0', '0'],
+  ] as const)('%j → %j', (value, expected) => {
+    expect(readDecimal(value, 'amount', 'the test')).toBe(expected);
+  });
+
+  it.each([[undefined], [null], ['']] as const)('%j → null', (value) => {
+    expect(readDecimal(value, 'amount', 'the test')).toBeNull();
+  });
+
+  it.each([['abc'], ['1,5'], ['0x10'], ['NaN'], [true], [false], [[]], [{}], [['1']]] as const)('%j is refused (exit 76)', (value) => {
+    const error = catchError(() => readDecimal(value as JsonValue, 'payAmount', 'the test'));
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as GwError).exitCode).toBe(ExitCode.PROTOCOL);
+    expect((error as Error).message).toBe("the gateway's answer to the test has an unexpected shape: payAmount is not a number");
+  });
+});
+
+describe('readPayment', () => {
+  it('reads every field, amounts as exact decimal strings', () => {
+    const payment = readPayment(parseLossless(PAYMENT_ANSWER) as JsonObject, 'the payment request');
+    expect(payment).toEqual({
+      trackId: '184747701',
+      amount: '0.123456789012345678',
+      currency: 'BTC',
+      payAmount: '0.123456789012345678',
+      payCurrency: 'BTC',
+      network: 'Bitcoin Network',
+      address: 'bc1qexampleaddress',
+      callbackUrl: 'https://shop.example/cb',
+      description: 'Order 7',
+      email: 'buyer@example.com',
+      feePaidByPayer: '1',
+      lifeTime: 30,
+      orderId: 'ORD-7',
+      underPaidCover: '2.5',
+      rate: '1',
+      expiredAt: 1700001800,
+      createdAt: 1700000000,
+      QRCode: 'https://api.example/qr/abc',
+    });
+  });
+
+  it('reads optional fields as null and keeps what it cannot represent exactly as sent', () => {
+    const payment = readPayment(
+      parseLossless(
+        '{"result":100,"trackId":123,"payAmount":"1.5e-7","payCurrency":"BTC","address":"addr","expiredAt":"2025-01-01 10:00:00",' +
+          '"createdAt":123456789012345678901,"lifeTime":"60","rate":null}',
+      ) as JsonObject,
+      'x',
+    );
+    expect(payment.trackId).toBe('123');
+    expect(payment.payAmount).toBe('0.00000015');
+    expect(payment.expiredAt).toBe('2025-01-01 10:00:00');
+    expect(payment.createdAt).toBe('123456789012345678901');
+    expect(payment.lifeTime).toBe('60');
+    expect(payment.rate).toBeNull();
+    expect(payment.amount).toBeNull();
+    expect(payment.currency).toBeNull();
+    expect(payment.network).toBeNull();
+    expect(payment.QRCode).toBeNull();
+  });
+
+  const base = { trackId: 't', payAmount: '1', payCurrency: 'BTC', address: 'a' };
+  it.each([
+    ['no trackId', { ...base, trackId: undefined }, 'no trackId'],
+    ['blank trackId', { ...base, trackId: '  ' }, 'no trackId'],
+    ['no payAmount', { ...base, payAmount: undefined }, 'no payAmount'],
+    ['empty payAmount', { ...base, payAmount: '' }, 'no payAmount'],
+    ['negative payAmount', { ...base, payAmount: '-1' }, 'payAmount is negative'],
+    ['payAmount not a number', { ...base, payAmount: 'lots' }, 'payAmount is not a number'],
+    ['no payCurrency', { ...base, payCurrency: null }, 'no payCurrency'],
+    ['no address', { ...base, address: undefined }, 'no address'],
+    ['address not text', { ...base, address: { x: 1 } }, 'address is not text'],
+    ['trackId not text', { ...base, trackId: true }, 'trackId is not text'],
+    ['amount not a number', { ...base, amount: 'x' }, 'amount is not a number'],
+  ])('%s → exit 76', (_name, body, detail) => {
+    const error = catchError(() => readPayment(parseLossless(JSON.stringify(body)) as JsonObject, 'the payment request'));
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toBe(`the gateway's answer to the payment request has an unexpected shape: ${detail}`);
+  });
+});
+
+describe('readBalances', () => {
+  it.each([
+    ['an object (the gateway client shape)', '{"BTC":"0.5","ETH":"1e-3","USDT":12.50}', [['BTC', '0.5'], ['ETH', '0.001'], ['USDT', '12.50']]],
+    ['an array of symbol → amount objects (the interface shape)', '[{"BTC":"0.00038127"},{"TRX":"100"}]', [['BTC', '0.00038127'], ['TRX', '100']]],
+    ['one object holding several symbols', '[{"BTC":"1","LTC":"2"}]', [['BTC', '1'], ['LTC', '2']]],
+    ['records with currency and balance', '[{"currency":"BTC","balance":"0.1"},{"currency":"ETH","balance":0.123456789012345678}]', [['BTC', '0.1'], ['ETH', '0.123456789012345678']]],
+    ['records with symbol and amount', '[{"symbol":"DOGE","amount":"42"}]', [['DOGE', '42']]],
+    ['null and empty amounts as zero', '{"BTC":null,"ETH":""}', [['BTC', '0'], ['ETH', '0']]],
+    ['an empty object', '{}', []],
+    ['an empty array', '[]', []],
+  ])('reads %s', (_name, text, expected) => {
+    expect(readBalances(parseLossless(text), 'the balance request')).toEqual(expected);
+  });
+
+  it.each([
+    ['no data', undefined, 'no balance data'],
+    ['null', 'null', 'no balance data'],
+    ['a string', '"0.5"', 'no balance data'],
+    ['a number', '5', 'no balance data'],
+    ['an entry that is not an object', '["BTC"]', 'a balance entry is not an object'],
+    ['an amount that is not a number', '{"BTC":"much"}', 'the balance of BTC is not a number'],
+    ['an amount that is an object', '{"BTC":{"v":1}}', 'the balance of BTC is not a number'],
+  ])('refuses %s (exit 76)', (_name, text, detail) => {
+    const data = text === undefined ? undefined : parseLossless(text);
+    const error = catchError(() => readBalances(data, 'the balance request'));
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toBe(`the gateway's answer to the balance request has an unexpected shape: ${detail}`);
+  });
+});
+
+describe('GatewayClient requests', () => {
+  it('acceptedCurrencies: GET /v1/payment/accepted-currencies with the merchant_api_key header', async () => {
+    const { fake, gw } = client([json({ data: { list: ['BTC', 'ETH', 'USDT'] }, message: 'ok', error: {}, status: 200, version: '1.0.0' })]);
+    await expect(gw.acceptedCurrencies()).resolves.toEqual(['BTC', 'ETH', 'USDT']);
+    expect(fake.requests).toEqual([
+      {
+        method: 'GET',
+        path: '/v1/payment/accepted-currencies',
+        headers: { merchant_api_key: MERCHANT, 'content-type': 'application/json' },
+        idempotent: true,
+      },
+    ]);
+    expect(JSON.stringify(fake.requests)).not.toContain(PAYOUT);
+  });
+
+  it('acceptedCurrencies: reads symbol objects too', async () => {
+    const { gw } = client([json({ data: { list: [{ symbol: 'BTC' }, { currency: 'ETH' }, { code: 'TRX' }] }, error: {}, status: 200 })]);
+    await expect(gw.acceptedCurrencies()).resolves.toEqual(['BTC', 'ETH', 'TRX']);
+  });
+
+  it.each([
+    ['no data object', { status: 200, error: {} }, 'no data object'],
+    ['no list', { status: 200, error: {}, data: {} }, 'no list of currencies'],
+    ['a number in the list', { status: 200, error: {}, data: { list: [1] } }, 'a currency in the list is not a symbol'],
+  ])('acceptedCurrencies: refuses %s (exit 76)', async (_name, body, detail) => {
+    const { gw } = client([json(body)]);
+    const error = await catchAsync(() => gw.acceptedCurrencies());
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toBe(`the gateway's answer to the accepted-currencies request has an unexpected shape: ${detail}`);
+  });
+
+  it('allowedCoins: POST /merchants/allowedCoins with form field merchant', async () => {
+    const { fake, gw } = client([json({ result: 100, message: 'ok', allowed: ['BTC', 'LTC'] })]);
+    await expect(gw.allowedCoins()).resolves.toEqual(['BTC', 'LTC']);
+    expect(fake.requests).toEqual([{ method: 'POST', path: '/merchants/allowedCoins', form: { merchant: MERCHANT }, idempotent: true }]);
+  });
+
+  it('createPayment: POST /merchants/request/whitelabel, JSON with merchant and the amount as a number with the exact digits', async () => {
+    const { fake, gw } = client([json(PAYMENT_ANSWER)]);
+    const payment = await gw.createPayment({ amount: '0.123456789012345678', currency: 'BTC', payCurrency: 'BTC' });
+    expect(payment.payAmount).toBe('0.123456789012345678');
+    expect(fake.requests).toHaveLength(1);
+    const req = fake.requests[0]!;
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/merchants/request/whitelabel');
+    expect(req.idempotent).toBe(false);
+    expect(req.form).toBeUndefined();
+    expect(req.headers).toBeUndefined();
+    expect(req.json).toBe(`{"merchant":"${MERCHANT}","amount":0.123456789012345678,"currency":"BTC","payCurrency":"BTC"}`);
+    expect(req.json).toContain('"amount":0.123456789012345678');
+    expect(req.json).not.toContain(PAYOUT);
+  });
+
+  it.each([
+    ['25.50', '"amount":25.50,'],
+    ['25', '"amount":25,'],
+    ['0.00038127', '"amount":0.00038127,'],
+    ['123456789012345678901234567890.5', '"amount":123456789012345678901234567890.5,'],
+  ])('createPayment: amount %j goes out as the literal %s', async (amount, literal) => {
+    const { fake, gw } = client([json(PAYMENT_ANSWER)]);
+    await gw.createPayment({ amount, currency: 'USD', payCurrency: 'BTC' });
+    expect(fake.requests[0]!.json).toContain(literal);
+  });
+
+  it('createPayment: every optional field, numbers as numbers, in a fixed order', async () => {
+    const { fake, gw } = client([json(PAYMENT_ANSWER)]);
+    await gw.createPayment({
+      amount: '10',
+      currency: 'USD',
+      payCurrency: 'USDT',
+      lifeTime: '30',
+      feePaidByPayer: '1',
+      underPaidCover: '2.5',
+      callbackUrl: 'https://shop.example/cb',
+      description: 'Order "7"',
+      orderId: 'ORD-7',
+      email: 'buyer@example.com',
+      network: 'TRC20',
+    });
+    expect(fake.requests[0]!.json).toBe(
+      `{"merchant":"${MERCHANT}","amount":10,"currency":"USD","payCurrency":"USDT","lifeTime":30,"feePaidByPayer":1,` +
+        `"underPaidCover":2.5,"callbackUrl":"https://shop.example/cb","description":"Order \\"7\\"","orderId":"ORD-7",` +
+        `"email":"buyer@example.com","network":"TRC20"}`,
+    );
+  });
+
+  it('balances: POST /api/balance with form field key (payout key), all currencies', async () => {
+    const { fake, gw } = client([json({ result: 100, message: 'ok', data: { BTC: '0.5', ETH: '2' } })]);
+    await expect(gw.balances()).resolves.toEqual([
+      ['BTC', '0.5'],
+      ['ETH', '2'],
+    ]);
+    expect(fake.requests).toEqual([{ method: 'POST', path: '/api/balance', form: { key: PAYOUT }, idempotent: true }]);
+    expect(JSON.stringify(fake.requests)).not.toContain(MERCHANT);
+  });
+
+  it('balances: optional currency form field', async () => {
+    const { fake, gw } = client([json({ result: 100, message: 'ok', data: [{ BTC: '0.5' }] })]);
+    await expect(gw.balances('BTC')).resolves.toEqual([['BTC', '0.5']]);
+    expect(fake.requests).toEqual([{ method: 'POST', path: '/api/balance', form: { key: PAYOUT, currency: 'BTC' }, idempotent: true }]);
+  });
+
+  it('rate: POST /exchange/rate with JSON {fromCurrency,toCurrency} and no key anywhere', async () => {
+    const { fake, gw } = client([json({ result: 100, message: 'ok', rate: '0.00001590' })]);
+    await expect(gw.rate('USDT', 'BTC')).resolves.toBe('0.00001590');
+    expect(fake.requests).toEqual([{ method: 'POST', path: '/exchange/rate', json: '{"fromCurrency":"USDT","toCurrency":"BTC"}', idempotent: true }]);
+    const text = JSON.stringify(fake.requests);
+    expect(text).not.toContain(MERCHANT);
+    expect(text).not.toContain(PAYOUT);
+    expect(text).not.toMatch(/merchant|"key"/);
+  });
+
+  it('rate: works with no key configured', async () => {
+    const { fake, gw } = client([json({ result: 100, rate: '1.5e-5' })], {});
+    await expect(gw.rate('USDT', 'BTC')).resolves.toBe('0.000015');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['no rate', { result: 100 }, 'no rate'],
+    ['an empty rate', { result: 100, rate: '' }, 'no rate'],
+    ['a negative rate', { result: 100, rate: '-1' }, 'the rate is negative'],
+    ['a rate that is not a number', { result: 100, rate: 'high' }, 'rate is not a number'],
+  ])('rate: refuses %s (exit 76)', async (_name, body, detail) => {
+    const { gw } = client([json(body)]);
+    const error = await catchAsync(() => gw.rate('USDT', 'BTC'));
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toBe(`the gateway's answer to the rate request has an unexpected shape: ${detail}`);
+  });
+});
+
+describe('GatewayClient: missing keys stop before any request', () => {
+  it.each([
+    ['acceptedCurrencies', { payoutKey: PAYOUT }, (gw: GatewayClient) => gw.acceptedCurrencies(), 'no merchant API key is configured', KEY_HINTS.merchant],
+    ['allowedCoins', { payoutKey: PAYOUT }, (gw: GatewayClient) => gw.allowedCoins(), 'no merchant API key is configured', KEY_HINTS.merchant],
+    [
+      'createPayment',
+      { payoutKey: PAYOUT },
+      (gw: GatewayClient) => gw.createPayment({ amount: '1', currency: 'BTC', payCurrency: 'BTC' }),
+      'no merchant API key is configured',
+      KEY_HINTS.merchant,
+    ],
+    ['createPayment with an empty key', { merchantKey: '' }, (gw: GatewayClient) => gw.createPayment({ amount: '1', currency: 'BTC', payCurrency: 'BTC' }), 'no merchant API key is configured', KEY_HINTS.merchant],
+    ['balances', { merchantKey: MERCHANT }, (gw: GatewayClient) => gw.balances(), 'no payout API key is configured', KEY_HINTS.payout],
+    ['balances for one currency', { merchantKey: MERCHANT }, (gw: GatewayClient) => gw.balances('BTC'), 'no payout API key is configured', KEY_HINTS.payout],
+  ] as const)('%s → ConfigError exit 78', async (_name, keys, run, message, hint) => {
+    const { fake, gw } = client([json({ result: 100 })], keys);
+    const error = await catchAsync(() => run(gw));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as GwError).exitCode).toBe(ExitCode.CONFIG);
+    expect((error as GwError).exitCode).toBe(78);
+    expect((error as Error).message).toBe(message);
+    expect((error as GwError).hint).toBe(hint);
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('GatewayClient: refusals', () => {
+  it('adds which-key hint to a merchant key refusal', async () => {
+    const { gw } = client([json({ result: 102, message: 'Invalid merchant API key' })]);
+    const error = (await catchAsync(() => gw.allowedCoins())) as GwError;
+    expect(error).toBeInstanceOf(GwError);
+    expect(error.exitCode).toBe(ExitCode.NOPERM);
+    expect(error.result).toBe(102);
+    expect(error.message).toBe('the gateway refused: Invalid merchant API key (result 102)');
+    expect(error.hint).toBe('check the key: the merchant key with --merchant-key, GATEWAY_MERCHANT_KEY, or merchantKey in .gatewayrc');
+  });
+
+  it('adds the payout hint and keeps status, type and key of a versioned refusal', async () => {
+    const { gw } = client([json({ status: 401, error: { type: 'auth', key: 'bad_key', message: 'nope' } }, 401)]);
+    const accepted = (await catchAsync(() => gw.acceptedCurrencies())) as GwError;
+    expect(accepted.exitCode).toBe(ExitCode.NOPERM);
+    expect(accepted.status).toBe(401);
+    expect(accepted.type).toBe('auth');
+    expect(accepted.key).toBe('bad_key');
+    expect(accepted.hint).toBe(`check the key: ${KEY_HINTS.merchant.replace(/^set /, '')}`);
+
+    const { gw: gw2 } = client([json({ result: 103, message: 'Invalid payout key' })]);
+    const balance = (await catchAsync(() => gw2.balances())) as GwError;
+    expect(balance.exitCode).toBe(ExitCode.NOPERM);
+    expect(balance.hint).toBe('check the key: the payout key with --payout-key, GATEWAY_PAYOUT_KEY, or payoutKey in .gatewayrc');
+  });
+
+  it('leaves other refusals as they are', async () => {
+    const { gw } = client([json({ result: 101, message: 'Validation problem' })]);
+    const error = (await catchAsync(() => gw.createPayment({ amount: '1', currency: 'BTC', payCurrency: 'BTC' }))) as GwError;
+    expect(error.exitCode).toBe(ExitCode.DATA);
+    expect(error.hint).toBeUndefined();
+  });
+
+  it('a transport failure is passed through unchanged', async () => {
+    const boom = new GwError(ExitCode.UNAVAILABLE, 'down');
+    const transport = { send: async () => Promise.reject(boom) };
+    const gw = new GatewayClient(transport as unknown as Transport, { merchantKey: MERCHANT });
+    await expect(gw.allowedCoins()).rejects.toBe(boom);
+  });
+});

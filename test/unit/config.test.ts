@@ -1,0 +1,763 @@
+// Tests for src/config: resolve.ts (precedence flag > env > selected profile > file top level for
+// every key, sources, profiles, type checks, timeout and base URL rules, key masking) and load.ts
+// (real temporary directories holding each kind of config file, parse errors, permissions).
+
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, ExitCode, GwError } from '../../src/errors.js';
+import { describeParseError, loadConfigFile, permissionWarning, SEARCH_PLACES, type LoadedFile } from '../../src/config/load.js';
+import {
+  DEFAULT_TIMEOUT_SECONDS,
+  describeSource,
+  keysInFile,
+  maskKey,
+  parseBaseUrl,
+  parseTimeout,
+  resolveConfig,
+  type ConfigFlags,
+  type ResolvedConfig,
+  type Source,
+} from '../../src/config/resolve.js';
+
+const FILE = '/home/merchant/shop/.gatewayrc';
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as GwError).exitCode).toBe(ExitCode.CONFIG);
+    expect((error as GwError).exitCode).toBe(78);
+    return error as ConfigError;
+  }
+  throw new Error('did not throw');
+}
+
+async function configErrorAsync(run: () => Promise<unknown>): Promise<ConfigError> {
+  try {
+    await run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as GwError).exitCode).toBe(78);
+    return error as ConfigError;
+  }
+  throw new Error('did not throw');
+}
+
+function resolve(flags: ConfigFlags, env: NodeJS.ProcessEnv, content?: unknown): ResolvedConfig {
+  return resolveConfig({ flags, env, loaded: content === undefined ? undefined : { file: FILE, content } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// resolve.ts
+// ---------------------------------------------------------------------------------------------
+
+type Layer = 'flag' | 'env' | 'profile' | 'top';
+interface KeyCase {
+  key: 'baseUrl' | 'merchantKey' | 'payoutKey' | 'timeout';
+  flag: keyof ConfigFlags;
+  flagName: string;
+  env: string;
+  values: Record<Layer, string | number>;
+  /** What the resolved setting's value is for a layer's value. */
+  read: (config: ResolvedConfig) => unknown;
+  expected: Record<Layer, unknown>;
+}
+
+const KEY_CASES: KeyCase[] = [
+  {
+    key: 'baseUrl',
+    flag: 'baseUrl',
+    flagName: '--base-url',
+    env: 'GATEWAY_BASE_URL',
+    values: { flag: 'https://flag.example/', env: 'https://env.example/', profile: 'https://profile.example/', top: 'https://top.example/' },
+    read: (c) => c.baseUrl?.value.href,
+    expected: { flag: 'https://flag.example/', env: 'https://env.example/', profile: 'https://profile.example/', top: 'https://top.example/' },
+  },
+  {
+    key: 'merchantKey',
+    flag: 'merchantKey',
+    flagName: '--merchant-key',
+    env: 'GATEWAY_MERCHANT_KEY',
+    values: { flag: 'merchant-flag', env: 'merchant-env', profile: 'merchant-profile', top: 'merchant-top' },
+    read: (c) => c.merchantKey?.value,
+    expected: { flag: 'merchant-flag', env: 'merchant-env', profile: 'merchant-profile', top: 'merchant-top' },
+  },
+  {
+    key: 'payoutKey',
+    flag: 'payoutKey',
+    flagName: '--payout-key',
+    env: 'GATEWAY_PAYOUT_KEY',
+    values: { flag: 'payout-flag', env: 'payout-env', profile: 'payout-profile', top: 'payout-top' },
+    read: (c) => c.payoutKey?.value,
+    expected: { flag: 'payout-flag', env: 'payout-env', profile: 'payout-profile', top: 'payout-top' },
+  },
+  {
+    key: 'timeout',
+    flag: 'timeout',
+    flagName: '--timeout',
+    env: 'GATEWAY_TIMEOUT',
+    values: { flag: '1', env: '2.5', profile: 3, top: '4' },
+    read: (c) => c.timeoutMs.value,
+    expected: { flag: 1000, env: 2500, profile: 3000, top: 4000 },
+  },
+];
+
+function setup(c: KeyCase, layers: readonly Layer[]): { flags: ConfigFlags; env: NodeJS.ProcessEnv; content: Record<string, unknown> } {
+  const flags: ConfigFlags = { profile: 'prod' };
+  const env: NodeJS.ProcessEnv = {};
+  const content: Record<string, unknown> = { profiles: { prod: {} as Record<string, unknown> } };
+  if (layers.includes('flag')) flags[c.flag] = String(c.values.flag);
+  if (layers.includes('env')) env[c.env] = String(c.values.env);
+  if (layers.includes('profile')) (content.profiles as { prod: Record<string, unknown> }).prod[c.key] = c.values.profile;
+  if (layers.includes('top')) content[c.key] = c.values.top;
+  return { flags, env, content };
+}
+
+function settingOf(config: ResolvedConfig, key: KeyCase['key']): { source: Source } | undefined {
+  return key === 'timeout' ? config.timeoutMs : config[key];
+}
+
+describe('resolveConfig precedence: flag > env > selected profile > file top level', () => {
+  const table: Array<[Layer, readonly Layer[]]> = [
+    ['flag', ['flag', 'env', 'profile', 'top']],
+    ['env', ['env', 'profile', 'top']],
+    ['profile', ['profile', 'top']],
+    ['top', ['top']],
+    ['flag', ['flag', 'top']],
+    ['env', ['env', 'top']],
+    ['flag', ['flag', 'profile']],
+  ];
+  for (const c of KEY_CASES) {
+    it.each(table)(`${c.key}: %s wins over %j`, (winner, layers) => {
+      const { flags, env, content } = setup(c, layers);
+      const config = resolve(flags, env, content);
+      expect(c.read(config)).toBe(c.expected[winner]);
+      const expectedSource: Source =
+        winner === 'flag'
+          ? { kind: 'flag', name: c.flagName }
+          : winner === 'env'
+            ? { kind: 'env', name: c.env }
+            : winner === 'profile'
+              ? { kind: 'file', file: FILE, profile: 'prod' }
+              : { kind: 'file', file: FILE };
+      expect(settingOf(config, c.key)?.source).toEqual(expectedSource);
+    });
+
+    it(`${c.key}: a profile that is not selected is ignored`, () => {
+      const { env, content } = setup(c, ['profile', 'top']);
+      const config = resolve({}, env, content);
+      expect(c.read(config)).toBe(c.expected.top);
+      expect(settingOf(config, c.key)?.source).toEqual({ kind: 'file', file: FILE });
+    });
+
+    it(`${c.key}: an empty flag or env value falls through to the next layer`, () => {
+      const { content } = setup(c, ['profile']);
+      const config = resolve({ profile: 'prod', [c.flag]: '' }, { [c.env]: '' }, content);
+      expect(c.read(config)).toBe(c.expected.profile);
+    });
+
+    it(`${c.key}: flag and env work without any config file`, () => {
+      expect(c.read(resolve({ [c.flag]: String(c.values.flag) }, { [c.env]: String(c.values.env) }))).toBe(c.expected.flag);
+      expect(c.read(resolve({}, { [c.env]: String(c.values.env) }))).toBe(c.expected.env);
+    });
+  }
+
+  it('with nothing set: no base URL, no keys, default timeout, no profile, no file, no warnings', () => {
+    const config = resolve({}, {});
+    expect(config.baseUrl).toBeUndefined();
+    expect(config.merchantKey).toBeUndefined();
+    expect(config.payoutKey).toBeUndefined();
+    expect(config.profile).toBeUndefined();
+    expect(config.file).toBeUndefined();
+    expect(config.timeoutMs).toEqual({ value: DEFAULT_TIMEOUT_SECONDS * 1000, source: { kind: 'default' } });
+    expect(config.timeoutMs.value).toBe(15000);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it('reports the file that was read and freezes the result', () => {
+    const config = resolve({}, {}, { merchantKey: 'k' });
+    expect(config.file).toBe(FILE);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('layers mix key by key', () => {
+    const config = resolve({ merchantKey: 'm-flag' }, { GATEWAY_PROFILE: 'local', GATEWAY_TIMEOUT: '7' }, {
+      baseUrl: 'https://gateway.example.com',
+      merchantKey: 'm-top',
+      payoutKey: 'p-top',
+      timeout: 15,
+      profiles: { local: { baseUrl: 'http://127.0.0.1:8080', payoutKey: 'p-local' } },
+    });
+    expect(config.baseUrl?.value.href).toBe('http://127.0.0.1:8080/');
+    expect(config.baseUrl?.source).toEqual({ kind: 'file', file: FILE, profile: 'local' });
+    expect(config.merchantKey).toEqual({ value: 'm-flag', source: { kind: 'flag', name: '--merchant-key' } });
+    expect(config.payoutKey).toEqual({ value: 'p-local', source: { kind: 'file', file: FILE, profile: 'local' } });
+    expect(config.timeoutMs).toEqual({ value: 7000, source: { kind: 'env', name: 'GATEWAY_TIMEOUT' } });
+    expect(config.profile).toEqual({ value: 'local', source: { kind: 'env', name: 'GATEWAY_PROFILE' } });
+  });
+
+  it('trims keys', () => {
+    const config = resolve({ merchantKey: '  m-key\n' }, { GATEWAY_PAYOUT_KEY: '\tp-key ' });
+    expect(config.merchantKey?.value).toBe('m-key');
+    expect(config.payoutKey?.value).toBe('p-key');
+  });
+});
+
+describe('resolveConfig profiles', () => {
+  const content = { merchantKey: 'top', profiles: { prod: { merchantKey: 'prod-key' }, staging: { merchantKey: 'staging-key' } } };
+
+  it('GATEWAY_PROFILE selects a profile', () => {
+    const config = resolve({}, { GATEWAY_PROFILE: 'staging' }, content);
+    expect(config.merchantKey?.value).toBe('staging-key');
+    expect(config.profile).toEqual({ value: 'staging', source: { kind: 'env', name: 'GATEWAY_PROFILE' } });
+  });
+
+  it('--profile wins over GATEWAY_PROFILE', () => {
+    const config = resolve({ profile: 'prod' }, { GATEWAY_PROFILE: 'staging' }, content);
+    expect(config.merchantKey?.value).toBe('prod-key');
+    expect(config.merchantKey?.source).toEqual({ kind: 'file', file: FILE, profile: 'prod' });
+    expect(config.profile).toEqual({ value: 'prod', source: { kind: 'flag', name: '--profile' } });
+  });
+
+  it('an empty --profile falls back to GATEWAY_PROFILE', () => {
+    expect(resolve({ profile: '' }, { GATEWAY_PROFILE: 'staging' }, content).profile?.value).toBe('staging');
+  });
+
+  it('an unknown profile is exit 78 listing the known ones', () => {
+    const error = configError(() => resolve({ profile: 'prdo' }, {}, content));
+    expect(error.message).toBe(`profile "prdo" is not in ${FILE}`);
+    expect(error.hint).toBe('profiles there: prod, staging');
+  });
+
+  it('an unknown profile from GATEWAY_PROFILE is exit 78 too', () => {
+    const error = configError(() => resolve({}, { GATEWAY_PROFILE: 'nope' }, content));
+    expect(error.message).toBe(`profile "nope" is not in ${FILE}`);
+    expect(error.hint).toBe('profiles there: prod, staging');
+  });
+
+  it('a profile asked of a file without profiles says where to add it', () => {
+    const error = configError(() => resolve({ profile: 'prod' }, {}, { merchantKey: 'k' }));
+    expect(error.message).toBe(`profile "prod" is not in ${FILE}`);
+    expect(error.hint).toBe(`add it under "profiles" in ${FILE}`);
+  });
+
+  it('a profile asked without any config file is exit 78', () => {
+    const error = configError(() => resolve({ profile: 'prod' }, {}));
+    expect(error.message).toBe('profile "prod" was asked for, but no config file was found');
+    expect(error.hint).toBe('create .gatewayrc (see .gatewayrc.example) or pass --config <file>');
+  });
+
+  it('a profile that is not an object is unknown', () => {
+    const error = configError(() => resolve({ profile: 'prod' }, {}, { profiles: { prod: 'https://x.example' } }));
+    expect(error.message).toBe(`profile "prod" is not in ${FILE}`);
+    expect(error.hint).toBe('profiles there: prod');
+  });
+
+  it('sanitises profile names in messages', () => {
+    const error = configError(() => resolve({ profile: 'a\u001b[2Jb' }, {}, { profiles: { 'x\u001b]0;t\u0007y': {} } }));
+    expect(error.message).toBe(`profile "ab" is not in ${FILE}`);
+    expect(error.hint).toBe('profiles there: xy');
+  });
+
+  // BUG (src/config/resolve.ts resolveConfig): the profile is looked up with `profiles?.[name]`,
+  // which walks the prototype chain: "__proto__" finds Object.prototype (a record), so an unknown
+  // profile is silently accepted as an empty one instead of exit 78.
+  it.each(['__proto__'])('the inherited name %j is an unknown profile too (exit 78)', (name) => {
+    const error = configError(() => resolve({ profile: name }, {}, JSON.parse('{"merchantKey":"top","profiles":{"prod":{"merchantKey":"p"}}}')));
+    expect(error.message).toBe(`profile "${name}" is not in ${FILE}`);
+    expect(error.hint).toBe('profiles there: prod');
+  });
+
+  it.each(['constructor', 'toString', 'hasOwnProperty'])('the inherited name %j is an unknown profile (exit 78)', (name) => {
+    const error = configError(() => resolve({ profile: name }, {}, { profiles: { prod: {} } }));
+    expect(error.message).toBe(`profile "${name}" is not in ${FILE}`);
+  });
+});
+
+describe('resolveConfig file validation', () => {
+  it.each([
+    ['merchantKey a number', { merchantKey: 123 }, `${FILE}: "merchantKey" must be a string`],
+    ['payoutKey a boolean', { payoutKey: true }, `${FILE}: "payoutKey" must be a string`],
+    ['baseUrl an object', { baseUrl: { href: 'https://x' } }, `${FILE}: "baseUrl" must be a string`],
+    ['baseUrl an array', { baseUrl: ['https://x'] }, `${FILE}: "baseUrl" must be a string`],
+    ['timeout a boolean', { timeout: true }, `${FILE}: "timeout" must be a string or a number of seconds`],
+    ['timeout an array', { timeout: [5] }, `${FILE}: "timeout" must be a string or a number of seconds`],
+    ['a profile key a number', { profiles: { prod: { merchantKey: 42 } } }, `${FILE} (profile prod): "merchantKey" must be a string`],
+    ['profiles an array', { profiles: [{ merchantKey: 'x' }] }, `config file ${FILE}: "profiles" must be an object of named profiles`],
+    ['profiles a string', { profiles: 'prod' }, `config file ${FILE}: "profiles" must be an object of named profiles`],
+  ])('%s → exit 78', (_name, content, message) => {
+    const profiles = (content as { profiles?: unknown }).profiles;
+    const selectProd = typeof profiles === 'object' && profiles !== null && !Array.isArray(profiles) && 'prod' in profiles;
+    const error = configError(() => resolve(selectProd ? { profile: 'prod' } : {}, {}, content));
+    expect(error.message).toBe(message);
+  });
+
+  it.each([
+    ['an array', [1]],
+    ['a string', 'merchantKey: x'],
+    ['a number', 5],
+    ['null', null],
+  ])('a file holding %s → exit 78', (_name, content) => {
+    const error = configError(() => resolveConfig({ flags: {}, env: {}, loaded: { file: FILE, content } }));
+    expect(error.message).toBe(`config file ${FILE} must hold an object of settings`);
+  });
+
+  it('null values are ignored', () => {
+    const config = resolve({}, {}, { merchantKey: null, payoutKey: 'p' });
+    expect(config.merchantKey).toBeUndefined();
+    expect(config.payoutKey?.value).toBe('p');
+  });
+
+  it('unknown keys are warnings, at the top level and in the selected profile', () => {
+    const config = resolve({ profile: 'prod' }, {}, {
+      merchantKey: 'm',
+      apiKey: 'x',
+      profiles: { prod: { merchant_key: 'y', payoutKey: 'p' }, other: { ignored: 1 } },
+    });
+    expect(config.merchantKey?.value).toBe('m');
+    expect(config.warnings).toEqual([
+      `warning: ${FILE}: unknown key "apiKey" ignored (known: baseUrl, merchantKey, payoutKey, timeout, profiles)`,
+      `warning: ${FILE} (profile prod): unknown key "merchant_key" ignored (known: baseUrl, merchantKey, payoutKey, timeout, profiles)`,
+    ]);
+  });
+
+  it('sanitises unknown key names in warnings', () => {
+    expect(resolve({}, {}, { 'evil\u001b[2J\u202ekey': 1 }).warnings).toEqual([
+      `warning: ${FILE}: unknown key "evilkey" ignored (known: baseUrl, merchantKey, payoutKey, timeout, profiles)`,
+    ]);
+  });
+
+  it('a timeout given as a number in the file is seconds', () => {
+    expect(resolve({}, {}, { timeout: 2.5 }).timeoutMs.value).toBe(2500);
+    expect(resolve({}, {}, { timeout: 30 }).timeoutMs.value).toBe(30000);
+  });
+
+  it('a bad timeout or base URL names where it came from', () => {
+    expect(configError(() => resolve({}, { GATEWAY_TIMEOUT: 'soon' })).message).toBe(
+      'timeout from env GATEWAY_TIMEOUT must be a number of seconds from 0.001 to 3600 (got soon)',
+    );
+    expect(configError(() => resolve({}, {}, { timeout: 0 })).message).toBe(
+      `timeout from ${FILE} must be a number of seconds from 0.001 to 3600 (got 0)`,
+    );
+    expect(configError(() => resolve({ baseUrl: 'http://gateway.example.com' }, {})).message).toBe(
+      'base URL from --base-url uses plain http to gateway.example.com: keys would cross the network unencrypted',
+    );
+    expect(configError(() => resolve({ profile: 'p' }, {}, { profiles: { p: { baseUrl: 'ftp://x.example' } } })).message).toBe(
+      `base URL from ${FILE} (profile p) must be https:// (got ftp:)`,
+    );
+  });
+});
+
+describe('parseTimeout', () => {
+  it.each([
+    ['15', 15000],
+    ['1', 1000],
+    ['0.5', 500],
+    ['2.25', 2250],
+    ['0.001', 1],
+    [' 7 ', 7000],
+    ['3600', 3_600_000],
+    ['3600.000', 3_600_000],
+    ['007', 7000],
+  ])('%j → %i ms', (text, ms) => {
+    expect(parseTimeout(text, 'test')).toBe(ms);
+  });
+
+  it.each(['0', '0.0', '-1', '3600.001', '3601', '99999', 'abc', '', ' ', '1e3', '.5', '5.', '5s', '1,5', '+5', 'Infinity', 'NaN', '0x10'])(
+    'rejects %j (exit 78)',
+    (text) => {
+      const error = configError(() => parseTimeout(text, '--timeout'));
+      expect(error.message).toBe(`timeout from --timeout must be a number of seconds from 0.001 to 3600 (got ${text})`);
+    },
+  );
+
+  // BUG (src/config/resolve.ts parseTimeout): a positive timeout below half a millisecond passes the
+  // "> 0" check on seconds and is then rounded to 0 ms, a deadline that has already expired.
+  it.each(['0.0004', '0.0001', '0.00000001'])('rejects %j, which would round to a 0 ms deadline (exit 78)', (text) => {
+    const error = configError(() => parseTimeout(text, '--timeout'));
+    expect(error.message).toContain('timeout from --timeout');
+  });
+});
+
+describe('parseBaseUrl', () => {
+  it.each([
+    ['https://gateway.example.com', 'https://gateway.example.com/'],
+    ['https://gateway.example.com/api/', 'https://gateway.example.com/api/'],
+    ['  https://gateway.example.com:8443  ', 'https://gateway.example.com:8443/'],
+    ['HTTPS://Gateway.Example.COM', 'https://gateway.example.com/'],
+    ['http://127.0.0.1:8080', 'http://127.0.0.1:8080/'],
+    ['http://127.0.0.1', 'http://127.0.0.1/'],
+    ['http://127.255.255.254:1', 'http://127.255.255.254:1/'],
+    ['http://127.1.2.3/base', 'http://127.1.2.3/base'],
+    ['http://[::1]:3000', 'http://[::1]:3000/'],
+    ['http://[0:0:0:0:0:0:0:1]', 'http://[::1]/'],
+    ['http://localhost:3000', 'http://localhost:3000/'],
+    ['http://LOCALHOST', 'http://localhost/'],
+    ['https://10.0.0.1', 'https://10.0.0.1/'],
+  ])('accepts %j', (text, href) => {
+    expect(parseBaseUrl(text, 'test').href).toBe(href);
+  });
+
+  it.each([
+    ['http://gateway.example.com', 'uses plain http to gateway.example.com'],
+    ['http://10.0.0.1', 'uses plain http to 10.0.0.1'],
+    ['http://128.0.0.1', 'uses plain http to 128.0.0.1'],
+    ['http://126.0.0.1', 'uses plain http to 126.0.0.1'],
+    ['http://0.0.0.0', 'uses plain http to 0.0.0.0'],
+    ['http://[::2]', 'uses plain http to [::2]'],
+    ['http://localhost.evil.example', 'uses plain http to localhost.evil.example'],
+    ['http://127.0.0.1.nip.io', 'uses plain http to 127.0.0.1.nip.io'],
+    ['http://evil.example/127.0.0.1', 'uses plain http to evil.example'],
+    ['http://mylocalhost', 'uses plain http to mylocalhost'],
+    ['ftp://gateway.example.com', 'must be https:// (got ftp:)'],
+    ['ws://localhost', 'must be https:// (got ws:)'],
+    ['file:///etc/passwd', 'must be https:// (got file:)'],
+    ['https://user:pass@gateway.example.com', 'must not carry credentials'],
+    ['https://user@gateway.example.com', 'must not carry credentials'],
+    ['http://user:pass@127.0.0.1', 'must not carry credentials'],
+    ['https://gateway.example.com/?key=abc', 'must not have a query or fragment'],
+    ['https://gateway.example.com/#frag', 'must not have a query or fragment'],
+    ['gateway.example.com', 'is not a URL: gateway.example.com'],
+    ['', 'is not a URL: '],
+    ['https://', 'is not a URL: https://'],
+  ])('rejects %j (exit 78)', (text, detail) => {
+    const error = configError(() => parseBaseUrl(text, 'test'));
+    expect(error.message).toBe(`base URL from test ${detail}${detail.startsWith('uses plain http') ? ': keys would cross the network unencrypted' : ''}`);
+  });
+
+  it('explains the http rule in the hint', () => {
+    expect(configError(() => parseBaseUrl('http://gateway.example.com', 'x')).hint).toBe(
+      'use https://, or http:// only for a loopback host (127.0.0.1, ::1, localhost)',
+    );
+  });
+});
+
+describe('describeSource', () => {
+  it.each([
+    [{ kind: 'flag', name: '--timeout' }, '--timeout'],
+    [{ kind: 'env', name: 'GATEWAY_TIMEOUT' }, 'env GATEWAY_TIMEOUT'],
+    [{ kind: 'file', file: '/a/.gatewayrc' }, '/a/.gatewayrc'],
+    [{ kind: 'file', file: '/a/.gatewayrc', profile: 'prod' }, '/a/.gatewayrc (profile prod)'],
+    [{ kind: 'default' }, 'default'],
+    [{ kind: 'sandbox' }, 'sandbox'],
+  ] as Array<[Source, string]>)('%j → %j', (source, text) => {
+    expect(describeSource(source)).toBe(text);
+  });
+});
+
+describe('maskKey', () => {
+  it.each([
+    ['abcdefghijkl', '••••ijkl'],
+    ['123456789', '••••6789'],
+    ['sk_live_0123456789abcdefWXYZ', '••••WXYZ'],
+    ['12345678', '••••'],
+    ['abcd', '••••'],
+    ['a', '••••'],
+    ['', '••••'],
+    ['aaaaaaaaaaaaa\u001b[2J', '••••'],
+  ])('%j → %j', (key, masked) => {
+    expect(maskKey(key)).toBe(masked);
+  });
+
+  it('never shows a whole key, and shows at most its last four characters', () => {
+    for (let length = 1; length <= 40; length++) {
+      const key = Array.from({ length }, (_, i) => String.fromCharCode(65 + (i % 26))).join('');
+      const masked = maskKey(key);
+      expect(masked.includes(key)).toBe(false);
+      const shown = masked.replace(/^•+/, '');
+      expect(shown.length).toBeLessThanOrEqual(4);
+      expect(key.endsWith(shown)).toBe(true);
+    }
+  });
+});
+
+describe('keysInFile', () => {
+  it.each([
+    [{ merchantKey: 'k' }, true],
+    [{ payoutKey: 'k' }, true],
+    [{ profiles: { prod: { merchantKey: 'k' } } }, true],
+    [{ profiles: { a: {}, b: { payoutKey: 'k' } } }, true],
+    [{ baseUrl: 'https://x', timeout: 5 }, false],
+    [{ profiles: { prod: { baseUrl: 'https://x' } } }, false],
+    [{ merchantKey: 123 }, false],
+    [{ profiles: 'x' }, false],
+    [{}, false],
+    [null, false],
+    [undefined, false],
+    ['merchantKey', false],
+    [[{ merchantKey: 'k' }], false],
+  ])('%j → %s', (content, expected) => {
+    expect(keysInFile(content)).toBe(expected);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// load.ts
+// ---------------------------------------------------------------------------------------------
+
+describe('loadConfigFile', () => {
+  let root: string;
+  let savedXdg: string | undefined;
+  let dirCount = 0;
+
+  beforeAll(async () => {
+    root = await realpath(await mkdtemp(path.join(tmpdir(), 'gw-config-unit-')));
+    savedXdg = process.env.XDG_CONFIG_HOME;
+    // An empty user config directory, so a real ~/.config/gateway never leaks in.
+    await mkdir(path.join(root, 'xdg'));
+    process.env.XDG_CONFIG_HOME = path.join(root, 'xdg');
+  });
+
+  afterAll(async () => {
+    if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
+    else process.env.XDG_CONFIG_HOME = savedXdg;
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function project(files: Record<string, string>): Promise<string> {
+    const dir = path.join(root, `p${++dirCount}`);
+    await mkdir(dir, { recursive: true });
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+      await writeFile(path.join(dir, name), text);
+    }
+    return dir;
+  }
+
+  const SETTINGS = { baseUrl: 'https://gateway.example.com', merchantKey: 'm-key', timeout: 5, profiles: { local: { baseUrl: 'http://127.0.0.1:8080' } } };
+  const YAML = 'baseUrl: "https://gateway.example.com"\nmerchantKey: m-key\ntimeout: 5\nprofiles:\n  local:\n    baseUrl: "http://127.0.0.1:8080"\n';
+
+  it.each([
+    ['.gatewayrc holding JSON', '.gatewayrc', JSON.stringify(SETTINGS, null, 2)],
+    ['.gatewayrc holding YAML', '.gatewayrc', YAML],
+    ['.gatewayrc.json', '.gatewayrc.json', JSON.stringify(SETTINGS)],
+    ['.gatewayrc.yaml', '.gatewayrc.yaml', YAML],
+    ['.gatewayrc.yml', '.gatewayrc.yml', YAML],
+    ['gateway.config.mjs', 'gateway.config.mjs', `export default ${JSON.stringify(SETTINGS)};\n`],
+    ['.gatewayrc.cjs', '.gatewayrc.cjs', `module.exports = ${JSON.stringify(SETTINGS)};\n`],
+    ['the gateway field of package.json', 'package.json', JSON.stringify({ name: 'shop', version: '1.0.0', gateway: SETTINGS })],
+  ])('finds %s', async (_name, file, text) => {
+    const dir = await project({ [file]: text });
+    const loaded = await loadConfigFile({ cwd: dir });
+    expect(loaded).toEqual({ file: path.join(dir, file), content: SETTINGS });
+  });
+
+  it('skips a package.json without a gateway field', async () => {
+    const dir = await project({ 'package.json': '{"name":"shop"}', '.gatewayrc': '{"merchantKey":"x"}' });
+    expect(await loadConfigFile({ cwd: dir })).toEqual({ file: path.join(dir, '.gatewayrc'), content: { merchantKey: 'x' } });
+  });
+
+  it('package.json comes before .gatewayrc in the same directory', async () => {
+    const dir = await project({ 'package.json': '{"gateway":{"merchantKey":"pkg"}}', '.gatewayrc': '{"merchantKey":"rc"}' });
+    expect(await loadConfigFile({ cwd: dir })).toEqual({ file: path.join(dir, 'package.json'), content: { merchantKey: 'pkg' } });
+  });
+
+  it('searches upwards from the working directory', async () => {
+    const dir = await project({ '.gatewayrc.yaml': 'merchantKey: up\n', 'a/b/c/.keep': '' });
+    expect(await loadConfigFile({ cwd: path.join(dir, 'a', 'b', 'c') })).toEqual({
+      file: path.join(dir, '.gatewayrc.yaml'),
+      content: { merchantKey: 'up' },
+    });
+  });
+
+  it('the nearest file wins', async () => {
+    const dir = await project({ '.gatewayrc': 'merchantKey: outer\n', 'inner/.gatewayrc.json': '{"merchantKey":"inner"}' });
+    expect(await loadConfigFile({ cwd: path.join(dir, 'inner') })).toEqual({
+      file: path.join(dir, 'inner', '.gatewayrc.json'),
+      content: { merchantKey: 'inner' },
+    });
+  });
+
+  it('an empty file found by search is skipped and the search goes on upwards', async () => {
+    const dir = await project({ '.gatewayrc.json': '{"merchantKey":"outer"}', 'inner/.gatewayrc': '\n' });
+    expect(await loadConfigFile({ cwd: path.join(dir, 'inner') })).toEqual({ file: path.join(dir, '.gatewayrc.json'), content: { merchantKey: 'outer' } });
+  });
+
+  it('reads the user config directory ($XDG_CONFIG_HOME/gateway/config.yaml) last', async () => {
+    const xdg = path.join(root, 'xdg-with-config');
+    await mkdir(path.join(xdg, 'gateway'), { recursive: true });
+    await writeFile(path.join(xdg, 'gateway', 'config.yaml'), 'payoutKey: from-xdg\n');
+    const dir = await project({ 'empty/.keep': '' });
+    process.env.XDG_CONFIG_HOME = xdg;
+    try {
+      const ancestors = ancestorConfig(path.join(dir, 'empty'));
+      if (ancestors === undefined) {
+        expect(await loadConfigFile({ cwd: path.join(dir, 'empty') })).toEqual({
+          file: path.join(xdg, 'gateway', 'config.yaml'),
+          content: { payoutKey: 'from-xdg' },
+        });
+      }
+    } finally {
+      process.env.XDG_CONFIG_HOME = path.join(root, 'xdg');
+    }
+  });
+
+  it('finds nothing where there is nothing', async () => {
+    const dir = await project({ 'nothing/.keep': '' });
+    // A stray config file in a directory above the temporary directory would be found legitimately.
+    if (ancestorConfig(path.join(dir, 'nothing')) !== undefined) return;
+    expect(await loadConfigFile({ cwd: path.join(dir, 'nothing') })).toBeUndefined();
+  });
+
+  it('reads an explicit file, relative to the working directory', async () => {
+    const dir = await project({ 'conf/my-gateway.json': '{"merchantKey":"explicit"}', '.gatewayrc': '{"merchantKey":"searched"}' });
+    expect(await loadConfigFile({ explicitFile: 'conf/my-gateway.json', cwd: dir })).toEqual({
+      file: path.join(dir, 'conf', 'my-gateway.json'),
+      content: { merchantKey: 'explicit' },
+    });
+  });
+
+  it('reads an explicit YAML file and an explicit empty file', async () => {
+    const dir = await project({ 'a.yaml': 'merchantKey: y\n', 'empty.json': '' });
+    expect(await loadConfigFile({ explicitFile: path.join(dir, 'a.yaml') })).toEqual({ file: path.join(dir, 'a.yaml'), content: { merchantKey: 'y' } });
+    expect(await loadConfigFile({ explicitFile: 'empty.json', cwd: dir })).toEqual({ file: path.join(dir, 'empty.json'), content: {} });
+  });
+
+  it('a missing explicit file is exit 78', async () => {
+    const dir = await project({});
+    const error = await configErrorAsync(() => loadConfigFile({ explicitFile: 'missing.json', cwd: dir }));
+    expect(error.message).toBe(`config file ${path.join(dir, 'missing.json')} cannot be read: ENOENT`);
+  });
+
+  it('an explicit directory is exit 78', async () => {
+    const dir = await project({ 'sub/.keep': '' });
+    const error = await configErrorAsync(() => loadConfigFile({ explicitFile: 'sub', cwd: dir }));
+    expect(error.message).toBe(`config file ${path.join(dir, 'sub')} is not a file`);
+  });
+
+  it('malformed JSON found by search: exit 78 naming the file, on one line', async () => {
+    const dir = await project({ '.gatewayrc.json': '{\n  "baseUrl": "https://x.example",\n  "timeout": \n}\n' });
+    const error = await configErrorAsync(() => loadConfigFile({ cwd: dir }));
+    expect(error.message.startsWith(`config file ${path.join(dir, '.gatewayrc.json')} is malformed: `)).toBe(true);
+    expect(error.message.length).toBeGreaterThan(`config file ${path.join(dir, '.gatewayrc.json')} is malformed: `.length);
+    expect(error.message).not.toContain('\n');
+  });
+
+  // BUG (src/config/load.ts describeParseError): when V8's JSON.parse message has no position
+  // ("Unexpected token '}', ...\"x\": }\" is not valid JSON"), parse-json 5 makes the first message
+  // line "<that> while parsing '<the first ~40 characters of the file>'", and that line goes
+  // verbatim into the ConfigError: a malformed config file prints the start of the merchant key.
+  it.each([
+    ['found by search', '.gatewayrc.json', undefined],
+    ['explicit', 'keys.json', 'keys.json'],
+  ])('malformed JSON %s never echoes the key in the message', async (_name, file, explicitFile) => {
+    const secret = 'sk_live_SECRET0123456789abcdef';
+    const dir = await project({ [file]: `{"merchantKey": "${secret}", "timeout": }` });
+    const error = await configErrorAsync(() => loadConfigFile(explicitFile === undefined ? { cwd: dir } : { explicitFile, cwd: dir }));
+    expect(error.message.startsWith(`config file ${path.join(dir, file)} is malformed: `)).toBe(true);
+    expect(error.message).not.toContain('sk_live_SECRET');
+  });
+
+  // BUG (src/config/load.ts describeParseError): when V8's message has a position ("Expected
+  // double-quoted property name in JSON at position 49"), parse-json adds a code frame and the
+  // message starts "JSON Error in <file>: \n" (a space before the newline). The header regex
+  // /^(?:\w+ )?Error in (.+?):\n/ misses it, so the detail is just "JSON Error in <file>:" (no reason)
+  // and, found by search, the file is unknown: "config file (found by search) is malformed: JSON
+  // Error in /path/.gatewayrc.json:".
+  it.each([
+    ['found by search', '.gatewayrc.json', undefined],
+    ['explicit', 'trailing-comma.json', 'trailing-comma.json'],
+  ])('malformed JSON %s with a positioned parser error: names the file once and gives the reason', async (_name, file, explicitFile) => {
+    const dir = await project({ [file]: '{"merchantKey": "sk_live_SECRET0123456789abcdef",}' });
+    const error = await configErrorAsync(() => loadConfigFile(explicitFile === undefined ? { cwd: dir } : { explicitFile, cwd: dir }));
+    expect(error.message.startsWith(`config file ${path.join(dir, file)} is malformed: `)).toBe(true);
+    expect(error.message).not.toContain('JSON Error in');
+    expect(error.message).toMatch(/Quoted object key expected \(line 1, column \d+\)/);
+    expect(error.message).not.toContain('sk_live_SECRET');
+  });
+
+  it.each([
+    ['.gatewayrc.yaml', 'merchantKey: x\npayoutKey: y\n  timeout: 5\n', 3],
+    ['.gatewayrc', 'baseUrl: https://x.example\nprofiles:\n  local:\n    merchantKey: "unterminated\n', 5],
+    ['.gatewayrc.yml', 'merchantKey: [a, b\n', 2],
+  ])('malformed YAML in %s found by search: exit 78 naming the file and line %i', async (file, text, line) => {
+    const dir = await project({ [file]: text });
+    const error = await configErrorAsync(() => loadConfigFile({ cwd: dir }));
+    expect(error.message.startsWith(`config file ${path.join(dir, file)} is malformed: `)).toBe(true);
+    expect(error.message).toMatch(new RegExp(`\\(${line}:\\d+\\)`));
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('malformed explicit YAML: exit 78 naming the file and the line', async () => {
+    const dir = await project({ 'bad.yaml': 'a: 1\nb: 2\n c: 3\n' });
+    const error = await configErrorAsync(() => loadConfigFile({ explicitFile: 'bad.yaml', cwd: dir }));
+    expect(error.message.startsWith(`config file ${path.join(dir, 'bad.yaml')} is malformed: `)).toBe(true);
+    expect(error.message).toMatch(/\(3:\d+\)/);
+  });
+
+  it('loads the example file shipped with gw and resolves its local profile', async () => {
+    const example = path.resolve('.gatewayrc.example');
+    if (!existsSync(example)) return;
+    const dir = await project({});
+    const { readFile } = await import('node:fs/promises');
+    await writeFile(path.join(dir, '.gatewayrc'), await readFile(example, 'utf8'));
+    const loaded = (await loadConfigFile({ cwd: dir })) as LoadedFile;
+    expect(loaded.file).toBe(path.join(dir, '.gatewayrc'));
+    const config = resolveConfig({ flags: { profile: 'local' }, env: {}, loaded });
+    expect(config.baseUrl?.value.href).toBe('http://127.0.0.1:8080/');
+    expect(config.warnings).toEqual([]);
+  });
+});
+
+/** The first config file in a directory above `dir` (outside the test's control), if any. */
+function ancestorConfig(dir: string): string | undefined {
+  for (let current = path.dirname(dir); ; current = path.dirname(current)) {
+    for (const place of SEARCH_PLACES) {
+      const candidate = path.join(current, place);
+      if (place !== 'package.json' && existsSync(candidate)) return candidate;
+    }
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+describe('describeParseError', () => {
+  it.each([
+    [new Error('JSON Error in /a/b.json:\nUnexpected token } in JSON at position 20 (line 3 column 1)\n\n  1 | {'), '/a/b.json', 'Unexpected token } in JSON at position 20 (line 3 column 1)'],
+    [new Error('YAML Error in /a/.gatewayrc:\nbad indentation of a mapping entry (3:10)\n\n 1 | a: 1'), '/a/.gatewayrc', 'bad indentation of a mapping entry (3:10)'],
+    [new Error('plain failure'), undefined, 'plain failure'],
+    ['a string', undefined, 'a string'],
+    [new Error('JSON Error in /x:\n\u001b[31mred\u001b[0m'), '/x', 'red'],
+  ])('%s', (error, file, detail) => {
+    const out = describeParseError(error);
+    expect(out.file).toBe(file);
+    expect(out.detail).toBe(detail);
+  });
+});
+
+describe('permissionWarning', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'gw-perm-unit-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    [0o644, true],
+    [0o640, true],
+    [0o604, true],
+    [0o660, true],
+    [0o600, false],
+    [0o400, false],
+    [0o700, false],
+  ])('mode %s → warning %s', async (mode, warns) => {
+    const file = path.join(dir, `rc-${mode.toString(8)}`);
+    await writeFile(file, '{"merchantKey":"k"}');
+    await chmod(file, mode);
+    const warning = permissionWarning(file);
+    if (warns) {
+      expect(warning).toBe(`warning: ${file} holds a key and is readable by group or others; fix it with: chmod 600 ${file}`);
+    } else {
+      expect(warning).toBeUndefined();
+    }
+  });
+
+  it('says nothing about a file that does not exist', () => {
+    expect(permissionWarning(path.join(dir, 'missing'))).toBeUndefined();
+  });
+});

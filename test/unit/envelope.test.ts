@@ -1,0 +1,440 @@
+// Table-driven tests for the gateway answer decoding: src/gateway/envelope.ts (legacy `result` and
+// versioned `status`/`error` envelopes, HTTP fallbacks), src/gateway/result-codes.ts (exit code of
+// every documented refusal) and src/gateway/json.ts (lossless numbers).
+
+import { LosslessNumber } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import { ExitCode, GwError, ProtocolError } from '../../src/errors.js';
+import { decodeEnvelope, gatewayText, integerCode, type EnvelopeStyle, type RawResponse } from '../../src/gateway/envelope.js';
+import { isJsonNumber, isJsonObject, jsonNumber, parseLossless, stringifyLossless } from '../../src/gateway/json.js';
+import { exitCodeForResult, exitCodeForStatus, RESULT_MEANING } from '../../src/gateway/result-codes.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function raw(body: string, status = 200, contentType: string | undefined = JSON_TYPE): RawResponse {
+  return { status, contentType, body };
+}
+
+function decodeError(response: RawResponse, style: EnvelopeStyle, what = 'the test request'): GwError {
+  try {
+    decodeEnvelope(response, style, what);
+  } catch (error) {
+    expect(error).toBeInstanceOf(GwError);
+    return error as GwError;
+  }
+  throw new Error('decodeEnvelope did not throw');
+}
+
+describe('result codes', () => {
+  it.each([
+    [101, ExitCode.DATA],
+    [102, ExitCode.NOPERM],
+    [103, ExitCode.NOPERM],
+    [104, ExitCode.NOPERM],
+    [105, ExitCode.DATA],
+    [106, ExitCode.DATA],
+    [107, ExitCode.DATA],
+    [108, ExitCode.DATA],
+    [109, ExitCode.DATA],
+    [110, ExitCode.DATA],
+    [111, ExitCode.DATA],
+    [112, ExitCode.DATA],
+    [113, ExitCode.DATA],
+    [114, ExitCode.DATA],
+    [115, ExitCode.DATA],
+    [116, ExitCode.DATA],
+    [117, ExitCode.DATA],
+    [120, ExitCode.DATA],
+    [121, ExitCode.DATA],
+    [122, ExitCode.DATA],
+    [123, ExitCode.DATA],
+    [124, ExitCode.TEMPFAIL],
+    [126, ExitCode.DATA],
+    [127, ExitCode.DATA],
+    [130, ExitCode.DATA],
+    [131, ExitCode.REFUSED],
+    [135, ExitCode.DATA],
+    [500, ExitCode.UNAVAILABLE],
+    [999, ExitCode.REFUSED],
+    [0, ExitCode.REFUSED],
+    [-1, ExitCode.REFUSED],
+  ])('exitCodeForResult(%i) = %i', (result, exit) => {
+    expect(exitCodeForResult(result)).toBe(exit);
+  });
+
+  it('has a meaning for every code the gateway documents', () => {
+    const documented = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 120, 121, 122, 123, 124, 126, 127, 130, 131, 135, 500];
+    expect(Object.keys(RESULT_MEANING).map(Number).sort((a, b) => a - b)).toEqual(documented);
+    expect(RESULT_MEANING[102]).toBe('invalid merchant API key');
+    expect(RESULT_MEANING[124]).toBe('rate limit exceeded');
+    expect(RESULT_MEANING[100]).toBeUndefined();
+  });
+
+  it.each([
+    [400, ExitCode.DATA],
+    [422, ExitCode.DATA],
+    [401, ExitCode.NOPERM],
+    [403, ExitCode.NOPERM],
+    [408, ExitCode.TEMPFAIL],
+    [429, ExitCode.TEMPFAIL],
+    [500, ExitCode.UNAVAILABLE],
+    [502, ExitCode.UNAVAILABLE],
+    [503, ExitCode.UNAVAILABLE],
+    [404, ExitCode.REFUSED],
+    [409, ExitCode.REFUSED],
+    [302, ExitCode.REFUSED],
+  ])('exitCodeForStatus(%i) = %i', (status, exit) => {
+    expect(exitCodeForStatus(status)).toBe(exit);
+  });
+});
+
+describe('json', () => {
+  it('keeps the exact digits of every number', () => {
+    const value = parseLossless('{"a":0.123456789012345678,"b":25.50,"c":1e400,"d":[1,"2"],"e":null,"f":true}');
+    expect(isJsonObject(value)).toBe(true);
+    const obj = value as Record<string, unknown>;
+    expect(isJsonNumber(obj.a)).toBe(true);
+    expect((obj.a as LosslessNumber).value).toBe('0.123456789012345678');
+    expect((obj.b as LosslessNumber).value).toBe('25.50');
+    expect((obj.c as LosslessNumber).value).toBe('1e400');
+    expect(Array.isArray(obj.d)).toBe(true);
+    expect(obj.e).toBeNull();
+    expect(obj.f).toBe(true);
+  });
+
+  it.each(['{', '', 'not json', '{"a":}', "{'a':1}", '{"a":1,}'])('parseLossless throws on %j', (text) => {
+    expect(() => parseLossless(text)).toThrow();
+  });
+
+  it('stringifies amounts with exactly their digits', () => {
+    expect(stringifyLossless({ amount: jsonNumber('0.123456789012345678'), tip: jsonNumber('25.50'), n: 'x' })).toBe(
+      '{"amount":0.123456789012345678,"tip":25.50,"n":"x"}',
+    );
+  });
+
+  it('refuses to stringify undefined', () => {
+    expect(() => stringifyLossless(undefined)).toThrow(TypeError);
+  });
+
+  it('jsonNumber refuses text that is not a number', () => {
+    expect(() => jsonNumber('abc')).toThrow();
+  });
+
+  it.each([
+    [{}, true],
+    [{ a: 1 }, true],
+    [[], false],
+    [null, false],
+    ['x', false],
+    [new LosslessNumber('1'), false],
+  ])('isJsonObject(%j) = %s', (value, expected) => {
+    expect(isJsonObject(value)).toBe(expected);
+  });
+
+  it.each([
+    [new LosslessNumber('1'), true],
+    [1, false],
+    ['1', false],
+    [{ value: '1' }, false],
+  ])('isJsonNumber(%j) = %s', (value, expected) => {
+    expect(isJsonNumber(value)).toBe(expected);
+  });
+});
+
+describe('gatewayText', () => {
+  it.each([
+    ['Invalid merchant API key', 'Invalid merchant API key'],
+    ['  spaced   out  text ', 'spaced out text'],
+    ['\u001b[31mred\u001b[0m alert\u0007', 'red alert'],
+    ['bidi \u202eevil', 'bidi evil'],
+    ['Zürich 東京', 'Zürich 東京'],
+  ])('%j → %j', (input, expected) => {
+    expect(gatewayText(input)).toBe(expected);
+  });
+
+  it.each([[undefined], [null], [''], ['   '], ['\u001b[2J'], [true], [new LosslessNumber('5')], [[]], [{}]] as const)(
+    'returns undefined for %j',
+    (value) => {
+      expect(gatewayText(value as never)).toBeUndefined();
+    },
+  );
+
+  // BUG (src/gateway/envelope.ts gatewayText): terminalSafe runs before the whitespace collapse and
+  // deletes \n, \r and \t outright, so words on either side are glued together.
+  it.each([
+    ['Invalid\namount', 'Invalid amount'],
+    ['line one\r\nline two', 'line one line two'],
+    ['tab\tseparated', 'tab separated'],
+  ])('turns line breaks and tabs between words into one space: %j → %j', (input, expected) => {
+    expect(gatewayText(input)).toBe(expected);
+  });
+
+  it('cuts long text to 200 characters and an ellipsis', () => {
+    expect(gatewayText('x'.repeat(200))).toBe('x'.repeat(200));
+    expect(gatewayText('x'.repeat(500))).toBe(`${'x'.repeat(200)}…`);
+  });
+});
+
+describe('integerCode', () => {
+  it.each([
+    [new LosslessNumber('100'), 100],
+    [new LosslessNumber('-1'), -1],
+    ['101', 101],
+    [' 102 ', 102],
+    ['123456789', 123456789],
+  ] as const)('%j → %i', (value, expected) => {
+    expect(integerCode(value)).toBe(expected);
+  });
+
+  it.each([
+    [new LosslessNumber('1.5')],
+    [new LosslessNumber('1e2')],
+    ['1.0'],
+    ['abc'],
+    [''],
+    ['1234567890'],
+    [true],
+    [null],
+    [undefined],
+    [[100]],
+  ] as const)('%j → undefined', (value) => {
+    expect(integerCode(value as never)).toBeUndefined();
+  });
+});
+
+describe('decodeEnvelope: success', () => {
+  it('returns a legacy body with result 100 and keeps amounts lossless', () => {
+    const body = decodeEnvelope(raw('{"result":100,"message":"ok","payAmount":0.123456789012345678,"trackId":"t1"}'), 'legacy', 'x');
+    expect((body.payAmount as LosslessNumber).value).toBe('0.123456789012345678');
+    expect(body.trackId).toBe('t1');
+  });
+
+  it.each([
+    ['result as a numeric string', '{"result":"100"}'],
+    ['result padded', '{"result":" 100 "}'],
+  ])('accepts %s', (_name, text) => {
+    expect(decodeEnvelope(raw(text), 'legacy', 'x')).toEqual(JSON.parse(text));
+  });
+
+  it('returns a versioned body with status 200 and an empty error', () => {
+    const body = decodeEnvelope(
+      raw('{"data":{"list":["BTC","ETH"]},"message":"ok","error":{},"status":200,"version":"1.0.0"}'),
+      'versioned',
+      'x',
+    );
+    expect(body.data).toEqual({ list: ['BTC', 'ETH'] });
+    expect(body.version).toBe('1.0.0');
+  });
+
+  it('understands either style whatever endpoint it came from', () => {
+    expect(decodeEnvelope(raw('{"status":200,"error":{},"data":{}}'), 'legacy', 'x').data).toEqual({});
+    expect(decodeEnvelope(raw('{"result":100,"allowed":["BTC"]}'), 'versioned', 'x').allowed).toEqual(['BTC']);
+  });
+
+  it('accepts JSON sent with a wrong content type when it starts like JSON', () => {
+    expect(decodeEnvelope(raw('{"result":100}', 200, 'text/html'), 'legacy', 'x').result).toBeInstanceOf(LosslessNumber);
+    expect(decodeEnvelope({ status: 200, contentType: undefined, body: '  {"result":100}' }, 'legacy', 'x').result).toBeInstanceOf(LosslessNumber);
+  });
+
+  it('the style decides which envelope is looked at first', () => {
+    const both = '{"result":100,"status":500,"error":{"type":"x","key":"k","message":"boom"}}';
+    expect(decodeEnvelope(raw(both), 'legacy', 'x').result).toBeInstanceOf(LosslessNumber);
+    const error = decodeError(raw(both), 'versioned');
+    expect(error.exitCode).toBe(ExitCode.UNAVAILABLE);
+    expect(error.status).toBe(500);
+  });
+});
+
+describe('decodeEnvelope: legacy refusals', () => {
+  it.each([
+    [101, 'Validation problem', ExitCode.DATA, 'the gateway refused: Validation problem (result 101)'],
+    [102, 'Invalid merchant API key', ExitCode.NOPERM, 'the gateway refused: Invalid merchant API key (result 102)'],
+    [103, 'Bad key', ExitCode.NOPERM, 'the gateway refused: Bad key (result 103: invalid payout API key)'],
+    [104, 'IP', ExitCode.NOPERM, 'the gateway refused: IP (result 104: invalid IP address (the key is locked to other IPs))'],
+    [109, 'Amount too low', ExitCode.DATA, 'the gateway refused: Amount too low (result 109)'],
+    [124, 'Slow down', ExitCode.TEMPFAIL, 'the gateway refused: Slow down (result 124: rate limit exceeded)'],
+    [130, 'No funds', ExitCode.DATA, 'the gateway refused: No funds (result 130: insufficient balance)'],
+    [131, 'oops', ExitCode.REFUSED, 'the gateway refused: oops (result 131: an error occurred)'],
+    [500, 'down', ExitCode.UNAVAILABLE, 'the gateway refused: down (result 500: internal error at the gateway)'],
+    [777, 'Something new', ExitCode.REFUSED, 'the gateway refused with an unknown result code: Something new (result 777)'],
+  ])('result %i → exit %i', (result, message, exit, text) => {
+    const error = decodeError(raw(JSON.stringify({ result, message })), 'legacy');
+    expect(error.exitCode).toBe(exit);
+    expect(error.message).toBe(text);
+    expect(error.result).toBe(result);
+    expect(error.status).toBeUndefined();
+  });
+
+  it('uses the documented meaning when the gateway sends no message', () => {
+    const error = decodeError(raw('{"result":105}'), 'legacy');
+    expect(error.message).toBe('the gateway refused: invalid currency (result 105)');
+    expect(decodeError(raw('{"result":4242}'), 'legacy').message).toBe(
+      'the gateway refused with an unknown result code: no message (result 4242)',
+    );
+  });
+
+  it('keeps the HTTP status when the refusal came with an HTTP error', () => {
+    const error = decodeError(raw('{"result":102,"message":"bad key"}', 401), 'legacy');
+    expect(error.exitCode).toBe(ExitCode.NOPERM);
+    expect(error.status).toBe(401);
+    expect(error.result).toBe(102);
+  });
+
+  it('strips terminal controls from the gateway message', () => {
+    const error = decodeError(raw(JSON.stringify({ result: 101, message: 'bad\u001b]0;pwned\u0007 \u001b[31mamount\r\n' })), 'legacy');
+    expect(error.message).toBe('the gateway refused: bad amount (result 101: validation problem)');
+  });
+
+  it('accepts a result code sent as a string', () => {
+    const error = decodeError(raw('{"result":"102","message":"x"}'), 'legacy');
+    expect(error.result).toBe(102);
+    expect(error.exitCode).toBe(ExitCode.NOPERM);
+  });
+});
+
+describe('decodeEnvelope: versioned refusals', () => {
+  it('carries status, type and key of the error object', () => {
+    const error = decodeError(
+      raw(
+        JSON.stringify({
+          data: {},
+          message: 'Operation failed',
+          error: { type: 'authentication', key: 'invalid_api_key', message: 'Invalid merchant API key' },
+          status: 401,
+          version: '1.0.0',
+        }),
+        401,
+      ),
+      'versioned',
+    );
+    expect(error.exitCode).toBe(ExitCode.NOPERM);
+    expect(error.status).toBe(401);
+    expect(error.type).toBe('authentication');
+    expect(error.key).toBe('invalid_api_key');
+    expect(error.message).toBe('the gateway refused: Invalid merchant API key (status 401, invalid_api_key)');
+  });
+
+  it.each([
+    [400, ExitCode.DATA],
+    [422, ExitCode.DATA],
+    [403, ExitCode.NOPERM],
+    [429, ExitCode.TEMPFAIL],
+    [503, ExitCode.UNAVAILABLE],
+    [418, ExitCode.REFUSED],
+  ])('status %i → exit %i', (status, exit) => {
+    const error = decodeError(raw(JSON.stringify({ status, error: { message: 'no' } })), 'versioned');
+    expect(error.exitCode).toBe(exit);
+    expect(error.status).toBe(status);
+    expect(error.message).toBe(`the gateway refused: no (status ${status})`);
+  });
+
+  it('falls back to the envelope message, then the key', () => {
+    expect(decodeError(raw('{"status":400,"message":"top","error":{"key":"k"}}'), 'versioned').message).toBe(
+      'the gateway refused: top (status 400, k)',
+    );
+    expect(decodeError(raw('{"status":400,"error":{"key":"k"}}'), 'versioned').message).toBe('the gateway refused: k (status 400, k)');
+    expect(decodeError(raw('{"status":400,"error":{}}'), 'versioned').message).toBe('the gateway refused: no message (status 400)');
+  });
+
+  it('a non-empty error with status 200 is still a refusal (HTTP status, else 400)', () => {
+    const a = decodeError(raw('{"status":200,"error":{"message":"nope"}}'), 'versioned');
+    expect(a.status).toBe(400);
+    expect(a.exitCode).toBe(ExitCode.DATA);
+    const b = decodeError(raw('{"status":200,"error":{"message":"nope"}}', 403), 'versioned');
+    expect(b.status).toBe(403);
+    expect(b.exitCode).toBe(ExitCode.NOPERM);
+    const c = decodeError(raw('{"error":{"message":"nope"}}', 502), 'versioned');
+    expect(c.status).toBe(502);
+    expect(c.exitCode).toBe(ExitCode.UNAVAILABLE);
+  });
+
+  it('sanitises type and key', () => {
+    const error = decodeError(raw(JSON.stringify({ status: 401, error: { type: 'a\u001b[1mb', key: 'k\u202ey', message: 'm' } })), 'versioned');
+    expect(error.type).toBe('ab');
+    expect(error.key).toBe('ky');
+  });
+});
+
+describe('decodeEnvelope: not an envelope', () => {
+  it.each([
+    ['empty body, HTTP 503', raw('', 503), ExitCode.UNAVAILABLE, 'the gateway is failing: HTTP 503 with an empty body', 503],
+    ['HTML, HTTP 502', raw('<html>bad gateway</html>', 502, 'text/html'), ExitCode.UNAVAILABLE, 'the gateway is failing: HTTP 502 with text/html instead of JSON', 502],
+    ['HTML, HTTP 429', raw('<html>slow</html>', 429, 'text/html'), ExitCode.TEMPFAIL, 'the gateway is rate-limiting requests (HTTP 429)', 429],
+    [
+      'HTML, HTTP 404',
+      raw('<html>not found</html>', 404, 'text/html; charset=utf-8'),
+      ExitCode.PROTOCOL,
+      "the gateway's answer to the test request could not be understood: HTTP 404 with text/html instead of JSON",
+      404,
+    ],
+    [
+      'HTML, HTTP 200',
+      raw('<html>captive portal</html>', 200, 'text/html'),
+      ExitCode.PROTOCOL,
+      "the gateway's answer to the test request could not be understood: HTTP 200 with text/html instead of JSON",
+      200,
+    ],
+    [
+      'empty body, HTTP 200',
+      raw('   ', 200),
+      ExitCode.PROTOCOL,
+      "the gateway's answer to the test request could not be understood: HTTP 200 with an empty body",
+      200,
+    ],
+    [
+      'no content type',
+      { status: 200, contentType: undefined, body: 'hello' },
+      ExitCode.PROTOCOL,
+      "the gateway's answer to the test request could not be understood: HTTP 200 with an unknown type instead of JSON",
+      200,
+    ],
+    ['malformed JSON, HTTP 200', raw('{"result":100', 200), ExitCode.PROTOCOL, "the gateway's answer to the test request is not valid JSON (HTTP 200)", 200],
+    ['malformed JSON, HTTP 500', raw('{"result":', 500), ExitCode.UNAVAILABLE, 'the gateway is failing: HTTP 500 with application/json instead of JSON', 500],
+    ['an array', raw('[1,2]', 200), ExitCode.PROTOCOL, "the gateway's answer to the test request is not a JSON object", undefined],
+    ['a string', raw('"ok"', 200), ExitCode.PROTOCOL, "the gateway's answer to the test request is not a JSON object", undefined],
+    ['an array, HTTP 503', raw('[]', 503), ExitCode.UNAVAILABLE, 'the gateway is failing: HTTP 503 with application/json instead of JSON', 503],
+    [
+      'an object without result',
+      raw('{"hello":"world"}', 200),
+      ExitCode.PROTOCOL,
+      "the gateway's answer to the test request has no result code: not the gateway's envelope",
+      undefined,
+    ],
+    ['a result that is not an integer', raw('{"result":"ok"}', 200), ExitCode.PROTOCOL, "the gateway's answer to the test request has no result code: not the gateway's envelope", undefined],
+  ])('%s', (_name, response, exit, message, status) => {
+    const error = decodeError(response, 'legacy');
+    expect(error.exitCode).toBe(exit);
+    expect(error.message).toBe(message);
+    expect(error.status).toBe(status);
+  });
+
+  it('names the missing status for the versioned style', () => {
+    expect(decodeError(raw('{"data":{}}'), 'versioned').message).toBe(
+      "the gateway's answer to the test request has no status: not the gateway's envelope",
+    );
+  });
+
+  it('is a ProtocolError when the answer cannot be understood', () => {
+    expect(decodeError(raw('nope', 200, 'text/plain'), 'legacy')).toBeInstanceOf(ProtocolError);
+    expect(decodeError(raw('{"x":1}'), 'legacy')).toBeInstanceOf(ProtocolError);
+  });
+
+  it.each([
+    [401, ExitCode.NOPERM],
+    [403, ExitCode.NOPERM],
+    [400, ExitCode.DATA],
+    [404, ExitCode.REFUSED],
+    [503, ExitCode.UNAVAILABLE],
+    [429, ExitCode.TEMPFAIL],
+  ])('an object with only a message at HTTP %i → exit %i', (status, exit) => {
+    const error = decodeError(raw(JSON.stringify({ message: 'Access \u001b[31mdenied' }), status), 'legacy');
+    expect(error.exitCode).toBe(exit);
+    expect(error.message).toBe(`the gateway refused: Access denied (HTTP ${status})`);
+    expect(error.status).toBe(status);
+  });
+
+  it('sanitises a hostile content type', () => {
+    const error = decodeError(raw('x', 200, 'text/\u001b[2Jhtml'), 'legacy');
+    expect(error.message).toBe("the gateway's answer to the test request could not be understood: HTTP 200 with text/html instead of JSON");
+  });
+});
