@@ -224,7 +224,7 @@ async function renderQr(ctx: Context, text: string): Promise<string> {
   const { renderTerminalQr, qrWidth } = await import('../qr/index.js');
   const columns = process.stdout.columns;
   const width = qrWidth(text);
-  if (ctx.io.stdoutIsTTY && columns !== undefined && width > columns) {
+  if (ctx.io.stdoutIsTTY && columns !== undefined && columns > 0 && width > columns) {
     ctx.warn(`the QR code needs ${width} columns and the terminal has ${columns}: widen it, or use --qr-out <file.png>`);
     return '';
   }
