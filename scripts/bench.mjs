@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const gwBin = path.join(root, 'bin', 'gw.js');
+const gwBin = path.join(root, 'bin', 'gw.cjs');
 const pairs = Number(process.env.BENCH_PAIRS ?? 21);
 const warmup = 3;
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;

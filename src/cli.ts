@@ -163,7 +163,8 @@ function installProcessHandlers(): void {
 }
 
 installProcessHandlers();
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
-// Nothing should keep the process alive now; if something does, do not hang a script.
-setTimeout(() => process.exit(code), 1500).unref();
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  // Nothing should keep the process alive now; if something does, do not hang a script.
+  setTimeout(() => process.exit(code), 1500).unref();
+});

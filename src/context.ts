@@ -4,6 +4,7 @@
 import { ConfigError } from './errors.js';
 import { VERSION } from './version.js';
 import type { IO } from './output/io.js';
+import type { LoadedFile } from './config/load.js';
 import type { ConfigFlags, ResolvedConfig, Source } from './config/resolve.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { RunningSandbox } from './sandbox/index.js';
@@ -62,13 +63,17 @@ export async function createContext(io: IO, options: GlobalOptions, signal: Abor
       payoutKey: { value: sandbox.payoutKey, source: fromSandbox },
     });
   } else {
-    const { loadConfigFile, permissionWarning } = await import('./config/load.js');
-    const loaded = await loadConfigFile(options.config === undefined ? {} : { explicitFile: options.config });
-    config = resolveConfig({ flags: options, env: process.env, loaded });
-    if (loaded && keysInFile(loaded.content)) {
-      const warning = permissionWarning(loaded.file);
-      if (warning) warn(warning);
+    const { mayHaveConfig } = await import('./config/candidates.js');
+    let loaded: LoadedFile | undefined;
+    if (options.config !== undefined || mayHaveConfig(process.cwd())) {
+      const { loadConfigFile, permissionWarning } = await import('./config/load.js');
+      loaded = await loadConfigFile(options.config === undefined ? {} : { explicitFile: options.config });
+      if (loaded && keysInFile(loaded.content)) {
+        const warning = permissionWarning(loaded.file);
+        if (warning) warn(warning);
+      }
     }
+    config = resolveConfig({ flags: options, env: process.env, loaded });
   }
   for (const w of config.warnings) warn(w);
   for (const key of [config.merchantKey, config.payoutKey]) if (key) resources.secrets.push(key.value);

@@ -9,20 +9,8 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { terminalSafe } from '../output/sanitize.js';
+import { SEARCH_PLACES } from './candidates.js';
 
-export const SEARCH_PLACES = [
-  'package.json',
-  '.gatewayrc',
-  '.gatewayrc.json',
-  '.gatewayrc.yaml',
-  '.gatewayrc.yml',
-  '.gatewayrc.js',
-  '.gatewayrc.cjs',
-  '.gatewayrc.mjs',
-  'gateway.config.js',
-  'gateway.config.cjs',
-  'gateway.config.mjs',
-];
 
 export interface LoadedFile {
   file: string;

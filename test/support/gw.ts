@@ -1,4 +1,4 @@
-// Runs the BUILT gw binary (bin/gw.js → dist/) as a user would, with execa, in a clean
+// Runs the BUILT gw binary (bin/gw.cjs → dist/gw.cjs) as a user would, with execa, in a clean
 // environment: no GATEWAY_* variables leak in, HOME and XDG_CONFIG_HOME point at an empty
 // temporary folder, and the working directory is a fresh temporary folder unless given.
 import { execa, type ResultPromise } from 'execa';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const GW_BIN = path.join(ROOT, 'bin', 'gw.js');
+export const GW_BIN = path.join(ROOT, 'bin', 'gw.cjs');
 
 export interface GwResult {
   exitCode: number;

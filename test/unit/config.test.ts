@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode, GwError } from '../../src/errors.js';
-import { describeParseError, loadConfigFile, permissionWarning, SEARCH_PLACES, type LoadedFile } from '../../src/config/load.js';
+import { describeParseError, loadConfigFile, permissionWarning, type LoadedFile } from '../../src/config/load.js';
+import { SEARCH_PLACES } from '../../src/config/candidates.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   describeSource,
