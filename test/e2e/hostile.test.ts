@@ -20,11 +20,14 @@ import {
   type Behaviour,
   type MisbehavingGateway,
   type RecordedRequest,
+  paymentAnswer,
+  TEST_MERCHANT_KEY,
+  TEST_PAYOUT_KEY,
+  TRON_ADDRESS,
 } from '../support/misbehaving-gateway.js';
 
-const MERCHANT_KEY = 'mk_live_SECRET_9f8e7d6c5b4a';
-const PAYOUT_KEY = 'pk_live_SECRET_1a2b3c4d5e6f';
-const TRON_ADDRESS = 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe';
+const MERCHANT_KEY = TEST_MERCHANT_KEY;
+const PAYOUT_KEY = TEST_PAYOUT_KEY;
 
 const envFor = (url: string, keys: { merchant?: string; payout?: string } = {}): Record<string, string> => ({
   GATEWAY_BASE_URL: url,
@@ -90,24 +93,7 @@ function expectJsonCarriesEscapes(r: GwResult): unknown {
   return doc;
 }
 
-const payment = (extra: Record<string, unknown> = {}): Behaviour =>
-  json({
-    result: 100,
-    message: 'OK',
-    trackId: 'trk-42',
-    amount: 25,
-    currency: 'USD',
-    payAmount: 25,
-    payCurrency: 'USDT',
-    network: 'Tron Network',
-    address: TRON_ADDRESS,
-    rate: 1,
-    lifeTime: 60,
-    expiredAt: Math.floor(Date.now() / 1000) + 3600,
-    createdAt: Math.floor(Date.now() / 1000),
-    QRCode: '',
-    ...extra,
-  });
+const payment = (extra: Record<string, unknown> = {}): Behaviour => paymentAnswer({ trackId: 'trk-42', currency: 'USD', ...extra });
 
 /** Every echoed field of a payment is hostile; the address (validated) is fine. */
 const HOSTILE_PAYMENT = payment({

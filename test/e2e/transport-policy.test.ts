@@ -20,11 +20,14 @@ import {
   unavailable,
   type Behaviour,
   type MisbehavingGateway,
+  paymentAnswer,
+  TEST_MERCHANT_KEY,
+  TEST_PAYOUT_KEY,
+  TRON_ADDRESS,
 } from '../support/misbehaving-gateway.js';
 
-const MERCHANT_KEY = 'mk_live_SECRET_9f8e7d6c5b4a';
-const PAYOUT_KEY = 'pk_live_SECRET_1a2b3c4d5e6f';
-const TRON_ADDRESS = 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe';
+const MERCHANT_KEY = TEST_MERCHANT_KEY;
+const PAYOUT_KEY = TEST_PAYOUT_KEY;
 
 const envFor = (url: string): Record<string, string> => ({
   GATEWAY_BASE_URL: url,
@@ -35,24 +38,7 @@ const envFor = (url: string): Record<string, string> => ({
 const OK_RATE: Behaviour = json({ result: 100, message: 'OK', rate: '64250.12' });
 const OK_BALANCE: Behaviour = json({ result: 100, message: 'OK', data: { BTC: '0.00120000', USDT: '25.5' } });
 const OK_CURRENCIES: Behaviour = json({ data: { list: ['BTC', 'USDT'] }, message: 'OK', error: {}, status: 200, version: '1.0.0' });
-const okPayment = (extra: Record<string, unknown> = {}): Behaviour =>
-  json({
-    result: 100,
-    message: 'OK',
-    trackId: 'trk-151515',
-    amount: 25,
-    currency: 'USDT',
-    payAmount: 25,
-    payCurrency: 'USDT',
-    network: 'Tron Network',
-    address: TRON_ADDRESS,
-    rate: 1,
-    lifeTime: 60,
-    expiredAt: Math.floor(Date.now() / 1000) + 3600,
-    createdAt: Math.floor(Date.now() / 1000),
-    QRCode: '',
-    ...extra,
-  });
+const okPayment = (extra: Record<string, unknown> = {}): Behaviour => paymentAnswer({ trackId: 'trk-151515', currency: 'USDT', ...extra });
 
 const READS = [
   { name: 'rate', args: ['rate', 'BTC', 'USDT'], ok: OK_RATE, path: '/exchange/rate', expect: '64250.12' },

@@ -72,6 +72,32 @@ export const unavailable = (): Behaviour => ({
   body: 'Service Temporarily Unavailable',
 });
 export const reset = (): Behaviour => ({ kind: 'reset' });
+
+/** Fake keys the end-to-end suites give gw, distinctive enough to grep for in its output. */
+export const TEST_MERCHANT_KEY = 'mk_live_SECRET_9f8e7d6c5b4a';
+export const TEST_PAYOUT_KEY = 'pk_live_SECRET_1a2b3c4d5e6f';
+/** A valid Tron address (base58check), so a payment answer passes gw's address check. */
+export const TRON_ADDRESS = 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe';
+
+/** A successful white-label payment answer (USDT on Tron); `extra` overrides any field. */
+export const paymentAnswer = (extra: Record<string, unknown> = {}): Behaviour =>
+  json({
+    result: 100,
+    message: 'OK',
+    trackId: 'trk-42',
+    amount: 25,
+    currency: 'USD',
+    payAmount: 25,
+    payCurrency: 'USDT',
+    network: 'Tron Network',
+    address: TRON_ADDRESS,
+    rate: 1,
+    lifeTime: 60,
+    expiredAt: Math.floor(Date.now() / 1000) + 3600,
+    createdAt: Math.floor(Date.now() / 1000),
+    QRCode: '',
+    ...extra,
+  });
 export const delay = (ms: number, then: Behaviour): Behaviour => ({ kind: 'delay', ms, then });
 
 export interface RecordedResponse {
