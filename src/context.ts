@@ -76,7 +76,9 @@ export async function createContext(io: IO, options: GlobalOptions, signal: Abor
     config = resolveConfig({ flags: options, env: process.env, loaded });
   }
   for (const w of config.warnings) warn(w);
-  for (const key of [config.merchantKey, config.payoutKey]) if (key) resources.secrets.push(key.value);
+  // Keys are scrubbed from every message and log line. A key of a few characters cannot be a real
+  // key, and replacing it everywhere would garble ordinary words, so those are left alone.
+  for (const key of [config.merchantKey, config.payoutKey]) if (key && key.value.length >= 6) resources.secrets.push(key.value);
 
   let client: Promise<GatewayClient> | undefined;
   const gateway = (): Promise<GatewayClient> => {

@@ -332,3 +332,11 @@ describe('global behaviour', () => {
     expect(noColor.stdout).not.toContain('\u001b[');
   });
 });
+
+describe('key scrubbing', () => {
+  it('does not garble messages when a key is only a few characters long', async () => {
+    const r = await gw(['balance', '--payout-key', 'k', '--base-url', 'http://127.0.0.1:9']);
+    expect(r.exitCode).toBe(69);
+    expect(r.stderr).toMatch(/^gw: cannot connect to the gateway at 127\.0\.0\.1:9: connection refused\nhint: check the base URL/);
+  });
+});
