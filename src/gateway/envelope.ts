@@ -3,7 +3,7 @@
 // an HTTP error carrying the same envelope. The HTTP status is the fallback when there is no
 // envelope. Pure: RawResponse in, payload object or GwError out.
 import { ExitCode, GwError, ProtocolError } from '../errors.js';
-import { terminalSafe } from '../output/sanitize.js';
+import { oneLine, terminalSafe } from '../output/sanitize.js';
 import { isJsonNumber, isJsonObject, parseLossless, type JsonValue } from './json.js';
 import { exitCodeForResult, exitCodeForStatus, RESULT_MEANING } from './result-codes.js';
 
@@ -19,10 +19,8 @@ export type EnvelopeStyle = 'legacy' | 'versioned';
 /** Gateway text for a message: no control characters, one line, bounded. */
 export function gatewayText(value: JsonValue | undefined): string | undefined {
   if (typeof value !== 'string') return undefined;
-  // Line breaks and tabs become spaces first, so words on either side stay apart.
-  const text = terminalSafe(value.replace(/\s+/g, ' ')).replace(/\s+/g, ' ').trim();
-  if (text === '') return undefined;
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  const text = oneLine(value, 201);
+  return text === '' ? undefined : text;
 }
 
 /** An integer code sent as a JSON number or a numeric string. */

@@ -23,6 +23,15 @@ export function terminalSafe(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, '').replace(C1_SEQUENCE, '').replace(UNSAFE_CHARACTER, '');
 }
 
+/**
+ * Gateway text for one line of a message: safe (as terminalSafe), line breaks and runs of white
+ * space folded to one space so words stay apart, and at most `max` characters (… when cut).
+ */
+export function oneLine(text: string, max: number): string {
+  const clean = terminalSafe(text.replace(/\s+/g, ' ')).replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
 /** True when the string would be changed by terminalSafe (used to refuse hostile values outright). */
 export function hasUnsafeCharacters(text: string): boolean {
   return terminalSafe(text) !== text;

@@ -8,6 +8,7 @@
 // what a payment means, and an empty amount field makes the payer read the amount gw prints.
 
 import { ProtocolError } from '../errors.js';
+import { oneLine } from '../output/sanitize.js';
 import { TooManyDecimalsError, fromBaseUnits, toBaseUnits, toPlainDecimal } from '../money/decimal.js';
 import { bitcoinCashUriAddress, checkAddressSafety, tonUriAddress, validateAddress } from './addresses.js';
 import { resolveAsset, type AssetResolution, type NetworkId, type NetworkInfo, type TokenInfo } from './networks.js';
@@ -36,14 +37,7 @@ export interface PaymentUri {
 const UNKNOWN_NETWORK_NAME = 'unknown network';
 
 /** Gateway text made fit to show: no control or invisible characters, one line, bounded length. */
-function displayText(text: string, max = 48): string {
-  const clean = text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
-}
+const displayText = (text: string, max = 48): string => oneLine(text, max);
 
 /** The payAmount as a plain non-negative decimal string, or a ProtocolError. */
 function parseAmount(payAmount: string): string {
