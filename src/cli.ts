@@ -4,7 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { ExitCode, GwError } from './errors.js';
 import { createIO, type IO } from './output/io.js';
-import { terminalSafe } from './output/sanitize.js';
+import { scrubSecrets, terminalSafe } from './output/sanitize.js';
 import { VERSION } from './version.js';
 import type { Context, GlobalOptions, Resources } from './context.js';
 import { balanceCommand } from './commands/balance.js';
@@ -18,11 +18,7 @@ const interrupt = new AbortController();
 const resources: Resources = { close: async () => undefined, secrets: [] };
 let jsonMode = process.argv.includes('--json');
 
-function scrub(text: string): string {
-  let out = text;
-  for (const secret of resources.secrets) if (secret.length > 0) out = out.split(secret).join('****');
-  return out;
-}
+const scrub = (text: string): string => scrubSecrets(text, resources.secrets);
 
 /** One line (and a hint line) on stderr, or one JSON document with --json. */
 function reportFailure(io: Pick<IO, 'err'>, error: GwError): void {
@@ -54,9 +50,7 @@ function asGwError(error: unknown): GwError {
 /** The wrapper every command's action goes through: IO, context, run, close. */
 export type CommandBody = (ctx: Context) => Promise<void>;
 
-async function runWithContext(command: Command, body: CommandBody): Promise<void> {
-  const options = command.optsWithGlobals<GlobalOptions>();
-  jsonMode = options.json === true;
+async function runWithContext(options: GlobalOptions, body: CommandBody): Promise<void> {
   const io = createIO({ json: jsonMode, noColorFlag: options.color === false });
   const { createContext } = await import('./context.js');
   const ctx = await createContext(io, options, interrupt.signal, resources);
@@ -65,10 +59,10 @@ async function runWithContext(command: Command, body: CommandBody): Promise<void
 
 export function action(body: CommandBody, validate?: () => void): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
-    const command = args[args.length - 1] as Command;
-    jsonMode = command.optsWithGlobals<GlobalOptions>().json === true;
+    const options = (args[args.length - 1] as Command).optsWithGlobals<GlobalOptions>();
+    jsonMode = options.json === true;
     validate?.();
-    await runWithContext(command, body);
+    await runWithContext(options, body);
   };
 }
 

@@ -1,6 +1,5 @@
 // gw balance [currency]: wallet balances, amounts aligned on the decimal point, digits exactly as sent.
 import { Command } from 'commander';
-import { toJson } from '../output/json.js';
 import { alignDecimals, renderTable } from '../output/table.js';
 import { parseSymbol, printJson, sandboxBanner, withExamples, type ActionFactory } from './shared.js';
 
@@ -12,13 +11,13 @@ export function balanceCommand(action: ActionFactory): Command {
     .action(
       action(
         async (ctx) => {
-        const gateway = await ctx.gateway();
-        const entries = await gateway.balances(currency);
-        if (ctx.io.json) return printJson(ctx, { balances: Object.fromEntries(entries) }, toJson);
-        const amounts = alignDecimals(entries.map(([, amount]) => amount));
-        const rows = entries.map(([symbol], i) => [symbol, amounts[i] ?? '']);
-        const banner = ctx.sandbox ? sandboxBanner(ctx) : '';
-        ctx.io.out(banner + (rows.length === 0 ? 'no balances\n' : renderTable(['Currency', 'Balance'], rows)));
+          const gateway = await ctx.gateway();
+          const entries = await gateway.balances(currency);
+          if (ctx.io.json) return printJson(ctx, { balances: Object.fromEntries(entries) });
+          const amounts = alignDecimals(entries.map(([, amount]) => amount));
+          const rows = entries.map(([symbol], i) => [symbol, amounts[i] ?? '']);
+          const banner = ctx.sandbox ? sandboxBanner(ctx) : '';
+          ctx.io.out(banner + (rows.length === 0 ? 'no balances\n' : renderTable(['Currency', 'Balance'], rows)));
         },
         () => {
           const [currencyText] = command.args;

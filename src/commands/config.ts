@@ -1,7 +1,6 @@
 // gw config: the resolved configuration, each value with its source; keys masked to their last 4 characters.
 import { Command } from 'commander';
 import { describeSource, maskKey, type Setting } from '../config/resolve.js';
-import { toJson } from '../output/json.js';
 import { renderTable } from '../output/table.js';
 import { printJson, withExamples, type ActionFactory } from './shared.js';
 
@@ -22,7 +21,7 @@ export function configCommand(action: ActionFactory): Command {
         ];
         if (ctx.io.json) {
           const settings = Object.fromEntries(rows.map(([name, value, source]) => [name, source === '' ? null : { value, source }]));
-          return printJson(ctx, { file: c.file ?? null, settings }, toJson);
+          return printJson(ctx, { file: c.file ?? null, settings });
         }
         ctx.io.out(`config file: ${c.file ?? '(none found)'}\n${renderTable(['Setting', 'Value', 'Source'], rows)}`);
       }),

@@ -1,6 +1,5 @@
 // gw currencies [--legacy]: the coins the merchant accepts.
 import { Command } from 'commander';
-import { toJson } from '../output/json.js';
 import { cell } from '../output/table.js';
 import { printJson, sandboxBanner, withExamples, type ActionFactory } from './shared.js';
 
@@ -13,7 +12,7 @@ export function currenciesCommand(action: ActionFactory): Command {
         const gateway = await ctx.gateway();
         const legacy = command.opts<{ legacy?: boolean }>().legacy === true;
         const currencies = legacy ? await gateway.allowedCoins() : await gateway.acceptedCurrencies();
-        if (ctx.io.json) return printJson(ctx, { currencies }, toJson);
+        if (ctx.io.json) return printJson(ctx, { currencies });
         let text = ctx.sandbox ? sandboxBanner(ctx) : '';
         text += currencies.map((c) => `${cell(c)}\n`).join('');
         if (currencies.length === 0) ctx.warn('the gateway lists no accepted currencies');

@@ -5,7 +5,6 @@ import type { Context } from '../context.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { Payment, PaymentRequest } from '../gateway/client.js';
 import { parsePositiveDecimal } from '../money/decimal.js';
-import { toJson } from '../output/json.js';
 import { cell, renderDetails, type DetailRow } from '../output/table.js';
 import type { PaymentUri } from '../payment-uri/index.js';
 import { parseSymbol, printJson, sandboxBanner, withExamples, type ActionFactory } from './shared.js';
@@ -203,7 +202,7 @@ async function runPay(ctx: Context, request: PaymentRequest, flags: PayFlags): P
 
   const wantQr = flags.qr === true || (flags.qr === undefined && ctx.io.stdoutIsTTY && !ctx.io.json);
   if (ctx.io.json) {
-    printJson(ctx, { ...payment, uri: uri.uri }, toJson);
+    printJson(ctx, { ...payment, uri: uri.uri });
     if (wantQr) ctx.io.err(await renderQr(ctx, uri.uri));
     return;
   }

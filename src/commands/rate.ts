@@ -1,6 +1,5 @@
 // gw rate <from> <to>: the gateway's exchange rate; no key is sent.
 import { Command } from 'commander';
-import { toJson } from '../output/json.js';
 import { cell } from '../output/table.js';
 import { parseSymbol, printJson, sandboxBanner, withExamples, type ActionFactory } from './shared.js';
 
@@ -14,11 +13,11 @@ export function rateCommand(action: ActionFactory): Command {
     .action(
       action(
         async (ctx) => {
-        const gateway = await ctx.gateway();
-        const rate = await gateway.rate(from, to);
-        if (ctx.io.json) return printJson(ctx, { from, to, rate }, toJson);
-        const banner = ctx.sandbox ? sandboxBanner(ctx) : '';
-        ctx.io.out(`${banner}1 ${cell(from)} = ${ctx.io.chalk.bold(rate)} ${cell(to)}\n`);
+          const gateway = await ctx.gateway();
+          const rate = await gateway.rate(from, to);
+          if (ctx.io.json) return printJson(ctx, { from, to, rate });
+          const banner = ctx.sandbox ? sandboxBanner(ctx) : '';
+          ctx.io.out(`${banner}1 ${cell(from)} = ${ctx.io.chalk.bold(rate)} ${cell(to)}\n`);
         },
         () => {
           const [fromText = '', toText = ''] = command.args;

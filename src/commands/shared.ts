@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { toJson } from '../output/json.js';
 
 /**
  * Wraps a command body: `validate` runs first (usage errors cost nothing: no config is read, no
@@ -29,6 +30,6 @@ export function withExamples(command: Command, examples: readonly string[]): Com
 }
 
 /** Writes the JSON document, adding "sandbox": true on sandbox runs. */
-export function printJson(ctx: Context, value: Record<string, unknown>, toJson: (v: unknown) => string): void {
+export function printJson(ctx: Context, value: Record<string, unknown>): void {
   ctx.io.out(`${toJson(ctx.sandbox ? { ...value, sandbox: true } : value)}\n`);
 }

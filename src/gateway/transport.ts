@@ -16,6 +16,7 @@ import type { Dispatcher } from 'undici';
 import Client from 'undici/lib/dispatcher/client.js';
 import request from 'undici/lib/api/api-request.js';
 import { ExitCode, GwError, ProtocolError } from '../errors.js';
+import { scrubSecrets } from '../output/sanitize.js';
 import type { RawResponse } from './envelope.js';
 
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -157,11 +158,7 @@ export class Transport {
 
   /** Replaces every key with ****: in log lines, and in answers that echo a key back. */
   private scrub(text: string): string {
-    let safe = text;
-    for (const secret of this.options.secrets ?? []) {
-      if (secret.length > 0) safe = safe.split(secret).join('****');
-    }
-    return safe;
+    return scrubSecrets(text, this.options.secrets ?? []);
   }
 
   private log(line: string): void {

@@ -23,6 +23,13 @@ export function terminalSafe(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, '').replace(C1_SEQUENCE, '').replace(UNSAFE_CHARACTER, '');
 }
 
+/** Replaces every occurrence of each secret (the API keys) with ****. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let safe = text;
+  for (const secret of secrets) if (secret.length > 0) safe = safe.split(secret).join('****');
+  return safe;
+}
+
 /**
  * Gateway text for one line of a message: safe (as terminalSafe), line breaks and runs of white
  * space folded to one space so words stay apart, and at most `max` characters (… when cut).
