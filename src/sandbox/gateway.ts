@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
 import { toPlainDecimal } from '../money/decimal.js';
-import { SANDBOX_OFFERINGS, deriveSandboxAddress } from '../payment-uri/index.js';
+import { SANDBOX_OFFERINGS, deriveSandboxAddress, matchNetwork } from '../payment-uri/index.js';
 import {
   FIAT_CURRENCIES,
   displayDecimals,
@@ -186,29 +186,6 @@ function compareToInt(plain: string, bound: number): -1 | 0 | 1 {
   return units < b ? -1 : units > b ? 1 : 0;
 }
 
-/** Network spellings reduced to a comparable form: "Tron Network", "tron", "TRON" → "tron". */
-function networkToken(name: string): string {
-  const t = name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return t.endsWith('network') && t.length > 'network'.length ? t.slice(0, -'network'.length) : t;
-}
-
-/** Common token-standard names for a network, reduced with networkToken. */
-const NETWORK_ALIASES: Readonly<Record<string, string>> = {
-  trc20: 'tron',
-  erc20: 'ethereum',
-  eth: 'ethereum',
-  bep20: 'binancesmartchain',
-  bsc: 'binancesmartchain',
-  bnbsmartchain: 'binancesmartchain',
-};
-
-function matchesNetwork(offering: Offering, wanted: string): boolean {
-  const w = networkToken(wanted);
-  const candidates = [networkToken(offering.network), networkToken(String(offering.networkId))];
-  const alias = Object.prototype.hasOwnProperty.call(NETWORK_ALIASES, w) ? NETWORK_ALIASES[w] : undefined;
-  return candidates.includes(w) || (alias !== undefined && candidates.includes(alias));
-}
-
 // ---------------------------------------------------------------------------------------------
 // The gateway
 
@@ -314,8 +291,10 @@ export class SandboxGateway {
     if (networkField.kind === 'invalid') return legacy(101, 'Validation problem: network must be a string');
     let offering: Offering | undefined = candidates[0];
     if (networkField.kind === 'ok' && networkField.value.trim() !== '') {
-      const wanted = networkField.value;
-      offering = candidates.find((o) => matchesNetwork(o, wanted));
+      // The same tolerant matching gw uses to read the gateway's network names (case, spacing,
+      // "Network", aliases such as TRC20/ERC20/BEP20/BSC).
+      const wanted = matchNetwork(networkField.value, payCurrency.value);
+      offering = candidates.find((o) => o.networkId === wanted);
     }
     if (offering === undefined) return legacy(106, 'Invalid network');
 

@@ -1,6 +1,7 @@
 // Deterministic prices, rates and display precisions for the sandbox. Every value is a decimal
 // string and every computation is BigInt arithmetic on those digits: no amount or rate ever passes
 // through a JavaScript number.
+import { fromBaseUnits } from '../money/decimal.js';
 
 /** Fixed USD price of one unit of each symbol the sandbox knows (fiat included). */
 const USD_PRICES: Readonly<Record<string, string>> = {
@@ -109,14 +110,6 @@ function scaled(value: string): Scaled {
   return { units: BigInt(int + frac), scale: frac.length };
 }
 
-/** Integer units with `decimals` digits after the point to a plain decimal, trailing zeros trimmed. */
-function format(units: bigint, decimals: number): string {
-  const digits = units.toString().padStart(decimals + 1, '0');
-  const int = digits.slice(0, digits.length - decimals);
-  const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  return frac ? `${int}.${frac}` : int;
-}
-
 /** Rounds numerator/denominator (both > 0 or numerator = 0) half-up to an integer. */
 function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
   return (numerator * 2n + denominator) / (denominator * 2n);
@@ -145,7 +138,7 @@ export function divideForRate(a: string, b: string): string {
   const minUnits = 10n ** BigInt(RATE_SIGNIFICANT - 1);
   let decimals = RATE_DECIMALS;
   while (decimals < RATE_MAX_DECIMALS && (num * 10n ** BigInt(decimals)) / den < minUnits) decimals++;
-  return format(roundHalfUp(num * 10n ** BigInt(decimals), den), decimals);
+  return fromBaseUnits(roundHalfUp(num * 10n ** BigInt(decimals), den), decimals);
 }
 
 /** Rate from→to: how many `to` one `from` is worth, as a decimal string. Undefined if unknown. */
@@ -162,6 +155,6 @@ export function multiplyRounded(a: string, b: string, decimals: number): string 
   const y = scaled(b);
   const product = x.units * y.units;
   const scale = x.scale + y.scale;
-  if (scale <= decimals) return format(product * 10n ** BigInt(decimals - scale), decimals);
-  return format(roundHalfUp(product, 10n ** BigInt(scale - decimals)), decimals);
+  if (scale <= decimals) return fromBaseUnits(product * 10n ** BigInt(decimals - scale), decimals);
+  return fromBaseUnits(roundHalfUp(product, 10n ** BigInt(scale - decimals)), decimals);
 }
