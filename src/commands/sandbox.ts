@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { createIO } from '../output/io.js';
-import { withExamples } from './shared.js';
+import { sandboxLabel, withExamples } from './shared.js';
 
 interface SandboxFlags {
   port?: string;
@@ -34,7 +34,7 @@ export function sandboxCommand(signal: AbortSignal): Command {
         io.out(`${JSON.stringify({ url: sandbox.url, merchantKey: sandbox.merchantKey, payoutKey: sandbox.payoutKey, sandbox: true })}\n`);
       } else {
         io.out(
-          `${io.chalk.bgYellow.black(' SANDBOX ')} gateway listening on ${sandbox.url}\n` +
+          `${sandboxLabel(io)} gateway listening on ${sandbox.url}\n` +
             `  merchant key  ${sandbox.merchantKey}\n` +
             `  payout key    ${sandbox.payoutKey}\n` +
             `Try: GATEWAY_BASE_URL=${sandbox.url} GATEWAY_MERCHANT_KEY=${sandbox.merchantKey} gw pay 25 USDT\n` +

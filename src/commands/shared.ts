@@ -2,6 +2,7 @@
 // check, and the SANDBOX banner.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import type { IO } from '../output/io.js';
 import { UsageError } from '../errors.js';
 import { toJson } from '../output/json.js';
 
@@ -20,8 +21,13 @@ export function parseSymbol(text: string, what: string): string {
   return symbol;
 }
 
+/** The label every human output of the sandbox carries. */
+export function sandboxLabel(io: Pick<IO, 'chalk'>): string {
+  return io.chalk.bgYellow.black(' SANDBOX ');
+}
+
 export function sandboxBanner(ctx: Context): string {
-  return ctx.io.chalk.bgYellow.black(' SANDBOX ') + ' test gateway on this machine: nothing here is real money\n';
+  return `${sandboxLabel(ctx.io)} test gateway on this machine: nothing here is real money\n`;
 }
 
 /** Every command's help shows at least one example. */
