@@ -44,7 +44,7 @@ const startupStubs = {
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli.ts'],
+  entryPoints: ['src/main.ts'],
   outfile: 'dist/gw.cjs',
   bundle: true,
   format: 'cjs',

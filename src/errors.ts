@@ -24,8 +24,12 @@ export const ExitCode = {
   SOFTWARE: 70,
   /** An output file (--qr-out) could not be written. */
   CANTCREAT: 73,
+  /** The output could not be delivered (stdout refused the write: disk full, bad descriptor). */
+  IOERR: 74,
   /** Interrupted by Ctrl-C (128 + SIGINT). */
   INTERRUPTED: 130,
+  /** Ended by SIGTERM (128 + SIGTERM). */
+  TERMINATED: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -39,8 +43,15 @@ export interface GwErrorDetails {
   /** Versioned error object's type and key. */
   type?: string;
   key?: string;
+  /** The payment this failure is about, when one was created or may have been. */
+  trackId?: string;
+  /** Whether the payment the command was creating exists: a side effect the exit code must not hide. */
+  payment?: PaymentExistence;
   cause?: unknown;
 }
+
+/** `created`: the gateway created it (the failure came after). `unknown`: it may have been created. */
+export type PaymentExistence = 'created' | 'unknown';
 
 export class GwError extends Error {
   readonly exitCode: ExitCode;
@@ -49,6 +60,8 @@ export class GwError extends Error {
   readonly status: number | undefined;
   readonly type: string | undefined;
   readonly key: string | undefined;
+  readonly trackId: string | undefined;
+  readonly payment: PaymentExistence | undefined;
 
   constructor(exitCode: ExitCode, message: string, details: GwErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -59,6 +72,41 @@ export class GwError extends Error {
     this.status = details.status;
     this.type = details.type;
     this.key = details.key;
+    this.trackId = details.trackId;
+    this.payment = details.payment;
+  }
+
+  /** The details a script reads from a JSON error, each present only when known. */
+  jsonFields(): Record<string, string | number> {
+    const fields: Record<string, string | number> = {};
+    if (this.result !== undefined) fields.result = this.result;
+    if (this.status !== undefined) fields.status = this.status;
+    if (this.type !== undefined) fields.type = this.type;
+    if (this.key !== undefined) fields.key = this.key;
+    if (this.payment !== undefined) fields.payment = this.payment;
+    if (this.trackId !== undefined) fields.trackId = this.trackId;
+    return fields;
+  }
+
+  /** The same failure with other or more details (a hint, the payment it concerns). */
+  with(details: GwErrorDetails & { message?: string; exitCode?: ExitCode }): GwError {
+    const error = new GwError(details.exitCode ?? this.exitCode, details.message ?? this.message, {
+      ...this.details(),
+      ...details,
+    });
+    return error;
+  }
+
+  details(): GwErrorDetails {
+    const d: GwErrorDetails = {};
+    if (this.hint !== undefined) d.hint = this.hint;
+    if (this.result !== undefined) d.result = this.result;
+    if (this.status !== undefined) d.status = this.status;
+    if (this.type !== undefined) d.type = this.type;
+    if (this.key !== undefined) d.key = this.key;
+    if (this.trackId !== undefined) d.trackId = this.trackId;
+    if (this.payment !== undefined) d.payment = this.payment;
+    return d;
   }
 }
 
@@ -82,4 +130,19 @@ export class ProtocolError extends GwError {
     super(ExitCode.PROTOCOL, message, details);
     this.name = 'ProtocolError';
   }
+}
+
+/** Why the command's signal was aborted: Ctrl-C, SIGTERM, or the command's deadline. */
+export function interrupted(): GwError {
+  return new GwError(ExitCode.INTERRUPTED, 'interrupted');
+}
+
+export function terminated(): GwError {
+  return new GwError(ExitCode.TERMINATED, 'terminated');
+}
+
+export function deadlinePassed(seconds: number): GwError {
+  return new GwError(ExitCode.TEMPFAIL, `gw did not finish within the ${seconds} s timeout`, {
+    hint: 'raise --timeout, or check the gateway, the network and the config files',
+  });
 }

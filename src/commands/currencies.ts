@@ -1,23 +1,37 @@
 // gw currencies [--legacy]: the coins the merchant accepts.
 import { Command } from 'commander';
-import { cell } from '../output/table.js';
-import { printJson, sandboxBanner, withExamples, type ActionFactory } from './shared.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { withHelp } from '../cmdutil/help.js';
+import type { CurrenciesEndpoint, GatewayClient } from '../gateway/gateway.js';
+import type { IOStreams } from '../output/iostreams.js';
 
-export function currenciesCommand(action: ActionFactory): Command {
-  const command = new Command('currencies')
-    .description('list the currencies the merchant accepts')
-    .option('--legacy', 'use the legacy endpoint (POST /merchants/allowedCoins) instead of /v1')
-    .action(
-      action(async (ctx) => {
-        const gateway = await ctx.gateway();
-        const legacy = command.opts<{ legacy?: boolean }>().legacy === true;
-        const currencies = legacy ? await gateway.allowedCoins() : await gateway.acceptedCurrencies();
-        if (ctx.io.json) return printJson(ctx, { currencies });
-        let text = ctx.sandbox ? sandboxBanner(ctx) : '';
-        text += currencies.map((c) => `${cell(c)}\n`).join('');
-        if (currencies.length === 0) ctx.warn('the gateway lists no accepted currencies');
-        ctx.io.out(text);
-      }),
-    );
-  return withExamples(command, ['gw currencies', 'gw currencies --legacy', "gw currencies --json | jq -r '.currencies[]'"]);
+export interface CurrenciesOptions {
+  io: IOStreams;
+  gateway: () => Promise<GatewayClient>;
+  endpoint: CurrenciesEndpoint;
+}
+
+export function newCmdCurrencies(f: Factory, runF: (opts: CurrenciesOptions) => Promise<void> = currenciesRun): Command {
+  return withHelp(
+    new Command('currencies')
+      .description('list the currencies the merchant accepts')
+      .option('--legacy', 'use the legacy endpoint (POST /merchants/allowedCoins)')
+      .action((flags: { legacy?: boolean }) =>
+        runF({ io: f.io, gateway: () => f.gateway(), endpoint: flags.legacy === true ? 'legacy' : 'default' }),
+      ),
+    {
+      examples: ['gw currencies', 'gw currencies --legacy', "gw currencies --json | jq -r '.currencies[]'"],
+      json: '{"currencies": ["BTC", "ETH", "USDT"]}',
+    },
+  );
+}
+
+export async function currenciesRun(opts: CurrenciesOptions): Promise<void> {
+  const gateway = await opts.gateway();
+  const currencies = await gateway.acceptedCurrencies(opts.endpoint);
+  const { io } = opts;
+  if (io.json) return io.printJson({ currencies });
+  io.sandboxBanner();
+  if (currencies.length === 0) io.warn('the gateway lists no accepted currencies');
+  io.out(currencies.map((c) => `${c}\n`).join(''));
 }

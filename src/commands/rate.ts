@@ -1,30 +1,39 @@
 // gw rate <from> <to>: the gateway's exchange rate; no key is sent.
 import { Command } from 'commander';
-import { cell } from '../output/table.js';
-import { parseSymbol, printJson, sandboxBanner, withExamples, type ActionFactory } from './shared.js';
+import { parseSymbol } from '../cmdutil/args.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { withHelp } from '../cmdutil/help.js';
+import type { GatewayClient } from '../gateway/gateway.js';
+import type { IOStreams } from '../output/iostreams.js';
 
-export function rateCommand(action: ActionFactory): Command {
-  let from = '';
-  let to = '';
-  const command = new Command('rate')
-    .description('show the exchange rate between two cryptocurrencies')
-    .argument('<from>', 'currency to convert from, e.g. BTC')
-    .argument('<to>', 'currency to convert to, e.g. USDT')
-    .action(
-      action(
-        async (ctx) => {
-          const gateway = await ctx.gateway();
-          const rate = await gateway.rate(from, to);
-          if (ctx.io.json) return printJson(ctx, { from, to, rate });
-          const banner = ctx.sandbox ? sandboxBanner(ctx) : '';
-          ctx.io.out(`${banner}1 ${cell(from)} = ${ctx.io.chalk.bold(rate)} ${cell(to)}\n`);
-        },
-        () => {
-          const [fromText = '', toText = ''] = command.args;
-          from = parseSymbol(fromText, '<from>');
-          to = parseSymbol(toText, '<to>');
-        },
+export interface RateOptions {
+  io: IOStreams;
+  gateway: () => Promise<GatewayClient>;
+  from: string;
+  to: string;
+}
+
+export function newCmdRate(f: Factory, runF: (opts: RateOptions) => Promise<void> = rateRun): Command {
+  return withHelp(
+    new Command('rate')
+      .description('show the exchange rate between two cryptocurrencies')
+      .argument('<from>', 'currency to convert from, e.g. BTC')
+      .argument('<to>', 'currency to convert to, e.g. USDT')
+      .action((from: string, to: string) =>
+        runF({ io: f.io, gateway: () => f.gateway(), from: parseSymbol(from, '<from>'), to: parseSymbol(to, '<to>') }),
       ),
-    );
-  return withExamples(command, ['gw rate BTC USDT', 'gw rate ETH BTC --json | jq -r .rate']);
+    {
+      examples: ['gw rate BTC USDT', 'gw rate ETH BTC --json | jq -r .rate'],
+      json: '{"from": "BTC", "to": "USDT", "rate": "65573.55"}',
+    },
+  );
+}
+
+export async function rateRun(opts: RateOptions): Promise<void> {
+  const gateway = await opts.gateway();
+  const rate = await gateway.rate(opts.from, opts.to);
+  const { io } = opts;
+  if (io.json) return io.printJson({ from: opts.from, to: opts.to, rate });
+  io.sandboxBanner();
+  io.out(`1 ${opts.from} = ${io.chalk.bold(rate.toString())} ${opts.to}\n`);
 }

@@ -90,3 +90,125 @@ export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
   const y = toBaseUnits(b, scale);
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+/** Rounds numerator/denominator (numerator ≥ 0, denominator > 0) half-up to an integer. */
+function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  return (numerator * 2n + denominator) / (denominator * 2n);
+}
+
+/** a×b of plain non-negative decimals, rounded half-up to `decimals` places, trailing zeros trimmed. */
+export function multiplyRounded(a: string, b: string, decimals: number): string {
+  const sa = fractionDigits(a);
+  const sb = fractionDigits(b);
+  const product = toBaseUnits(a, sa) * toBaseUnits(b, sb);
+  const scale = sa + sb;
+  if (scale <= decimals) return fromBaseUnits(product * 10n ** BigInt(decimals - scale), decimals);
+  return fromBaseUnits(roundHalfUp(product, 10n ** BigInt(scale - decimals)), decimals);
+}
+
+/**
+ * a/b of plain non-negative decimals (b > 0), rounded half-up to `decimals` places, or to more
+ * places (up to `maxDecimals`) while the result would have fewer than `significant` significant
+ * digits; trailing zeros trimmed.
+ */
+export function divideRounded(a: string, b: string, decimals: number, significant = 0, maxDecimals = decimals): string {
+  const sa = fractionDigits(a);
+  const sb = fractionDigits(b);
+  const num = toBaseUnits(a, sa) * 10n ** BigInt(sb);
+  const den = toBaseUnits(b, sb) * 10n ** BigInt(sa);
+  if (den === 0n) throw new RangeError('division by zero');
+  if (num === 0n) return '0';
+  const minUnits = significant > 0 ? 10n ** BigInt(significant - 1) : 0n;
+  let places = decimals;
+  while (places < maxDecimals && (num * 10n ** BigInt(places)) / den < minUnits) places++;
+  return fromBaseUnits(roundHalfUp(num * 10n ** BigInt(places), den), places);
+}
+
+/**
+ * An exact decimal amount. It can only be built from text that was validated as a decimal number
+ * (a literal the gateway sent, an amount a user typed, or base units), so holding a Decimal means
+ * holding exact digits: it never passes through a JavaScript number. Its string form is plain
+ * notation (no exponent), and JSON writes it as that string.
+ */
+export class Decimal {
+  static readonly ZERO = new Decimal('0');
+
+  readonly #text: string;
+
+  private constructor(text: string) {
+    this.#text = text;
+  }
+
+  /** A number literal as a peer writes it: JSON number or numeric text, exponent forms included. */
+  static fromLiteral(literal: string): Decimal | undefined {
+    const plain = toPlainDecimal(literal);
+    if (plain === undefined) return undefined;
+    const negative = plain.startsWith('-');
+    const body = negative ? plain.slice(1) : plain;
+    const zero = /^[0.]*$/.test(body);
+    return new Decimal(`${negative && !zero ? '-' : ''}${body.replace(/^0+(?=\d)/, '')}`);
+  }
+
+  /** An amount typed by a user: a plain positive decimal such as 25 or 0.00038127. */
+  static parseAmount(input: string): Decimal | undefined {
+    const plain = parsePositiveDecimal(input);
+    return plain === undefined ? undefined : new Decimal(plain);
+  }
+
+  static fromBaseUnits(units: bigint, decimals: number): Decimal {
+    return new Decimal(fromBaseUnits(units, decimals));
+  }
+
+  toString(): string {
+    return this.#text;
+  }
+
+  toJSON(): string {
+    return this.#text;
+  }
+
+  get isNegative(): boolean {
+    return this.#text.startsWith('-');
+  }
+
+  get isZero(): boolean {
+    return /^-?[0.]*$/.test(this.#text);
+  }
+
+  get isPositive(): boolean {
+    return !this.isNegative && !this.isZero;
+  }
+
+  /** Digits after the decimal point, as written. */
+  get fractionDigits(): number {
+    return fractionDigits(this.#text);
+  }
+
+  /** Compares by value. */
+  compare(other: Decimal): -1 | 0 | 1 {
+    if (this.isNegative !== other.isNegative) return this.isNegative ? -1 : 1;
+    const magnitude = compareDecimals(this.#text.replace(/^-/, ''), other.#text.replace(/^-/, ''));
+    return this.isNegative ? ((-magnitude || 0) as -1 | 0 | 1) : magnitude;
+  }
+
+  equals(other: Decimal): boolean {
+    return this.compare(other) === 0;
+  }
+
+  /** Integer base units for an asset with `decimals` places; TooManyDecimalsError rather than rounding. */
+  toBaseUnits(decimals: number): bigint {
+    if (this.isNegative) throw new RangeError('negative amount');
+    return toBaseUnits(this.#text, decimals);
+  }
+
+  /** This × factor, rounded half-up to `decimals` places (both non-negative). */
+  times(factor: Decimal, decimals: number): Decimal {
+    return new Decimal(multiplyRounded(this.#text, factor.#text, decimals));
+  }
+
+  /** This + other (both non-negative), exact. */
+  plus(other: Decimal): Decimal {
+    const scale = Math.max(this.fractionDigits, other.fractionDigits);
+    return Decimal.fromBaseUnits(this.toBaseUnits(scale) + other.toBaseUnits(scale), scale);
+  }
+}

@@ -23,11 +23,54 @@ export function terminalSafe(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, '').replace(C1_SEQUENCE, '').replace(UNSAFE_CHARACTER, '');
 }
 
-/** Replaces every occurrence of each secret (the API keys) with ****. */
+/** Keys shorter than this are not real keys; replacing them everywhere would garble words. */
+export const MIN_SECRET_LENGTH = 6;
+
+/** A piece of a key this long, at the key's start or end, is a key cut short. */
+const MIN_PIECE_LENGTH = 8;
+
+/**
+ * Test keys everybody knows (the real service's documented test key and the embedded sandbox's):
+ * not secrets, and common words, so they are not scrubbed.
+ */
+const PUBLIC_TEST_KEYS: ReadonlySet<string> = new Set(['sandbox', 'sandbox-merchant-key', 'sandbox-payout-key']);
+
+const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/-]/;
+
+/** One character of a secret, literally or in any escaped form a peer may write it back in. */
+function characterPattern(ch: string): string {
+  const code = ch.charCodeAt(0);
+  const hex = code.toString(16).padStart(2, '0');
+  const literal = REGEX_SPECIAL.test(ch) ? `\\${ch}` : ch;
+  if (code > 0xff) return literal;
+  // %6B, \u006b, \x6b, &#107;, &#x6b; (hex digits in either case: the regex is case-insensitive
+  // only for these escapes, via explicit classes, so the literal part stays case-sensitive).
+  const anyCase = (h: string): string => [...h].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
+  const h = anyCase(hex);
+  return `(?:${literal}|%${h}|\\\\u00${h}|\\\\x${h}|&#${code};|&#[xX]0*${h};)`;
+}
+
+function secretPattern(secret: string): string {
+  return [...secret].map(characterPattern).join('');
+}
+
+/**
+ * Replaces every key with ****: written literally, percent-encoded, as JSON/JS escapes or HTML
+ * character references (whole or in part), and also the first or last MIN_PIECE_LENGTH or more
+ * characters of a key standing alone (a key the peer cut short at the edge of a message).
+ */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let safe = text;
-  for (const secret of secrets) if (secret.length > 0) safe = safe.split(secret).join('****');
-  return safe;
+  const keys = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && !PUBLIC_TEST_KEYS.has(s));
+  if (keys.length === 0) return text;
+  const whole = new RegExp(
+    [...keys].sort((a, b) => b.length - a.length).map(secretPattern).join('|'),
+    'g',
+  );
+  const safe = text.replace(whole, '****');
+  // A run of key-like characters that starts or ends a key (a truncated key) is a key too.
+  return safe.replace(/[A-Za-z0-9_-]{8,}/g, (token) =>
+    token.length >= MIN_PIECE_LENGTH && keys.some((k) => k.startsWith(token) || k.endsWith(token)) ? '****' : token,
+  );
 }
 
 /**

@@ -362,19 +362,30 @@ describe('escape codes from the gateway never reach the terminal', () => {
     expect(stderr.split('\n').filter((l) => l.startsWith('hint:') && l.includes('evil'))).toHaveLength(0);
   });
 
-  it('pay: an address with escape codes is refused → exit 76, no QR, nothing on stdout', async () => {
+  it('pay: an address with escape codes is refused → exit 76, no QR, no address; the payment that exists is named', async () => {
     server.program([payment({ trackId: `trk${EVIL}`, address: `${TRON_ADDRESS}\u001b[8m` })]);
     const r = await run(['pay', '25', 'USD', '--pay-currency', 'USDT', '--qr', '--timeout', '5']);
-    expectCleanFailure(r, 76);
+    expect(r.exitCode).toBe(76);
+    expectInert(r.stdout);
+    expectInert(r.stderr);
+    expect(r.stdout).not.toContain(TRON_ADDRESS);
+    expect(r.stdout).not.toMatch(/[▀▄█]/);
+    expect(r.stdout).toMatch(/Track ID\s+trkREDlinkBELRTL/);
+    expect(r.stdout).toContain('NOT PAYABLE');
+    expect(r.stderr).toMatch(/^gw: payment trkREDlinkBELRTL was created, but .*address/);
     expect(server.requests).toHaveLength(1);
   });
 
-  it('pay --json: an address with an OSC sequence is refused → exit 76, no document on stdout', async () => {
+  it('pay --json: an address with an OSC sequence is refused → exit 76; the document is printed as escapes, the error says the payment exists', async () => {
     server.program([payment({ address: `\u001b]8;;https://evil.example/\u0007${TRON_ADDRESS}` })]);
     const r = await run([...PAY_ARGS, '--json', '--qr']);
     expect(r.exitCode).toBe(76);
-    expect(r.stdout).toBe('');
+    expectInert(r.stdout);
     expectInert(r.stderr);
+    const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(doc.uri).toBeNull();
+    const error = (JSON.parse(r.stderr) as { error: Record<string, unknown> }).error;
+    expect(error).toMatchObject({ exitCode: 76, payment: 'created', trackId: doc.trackId });
   });
 });
 

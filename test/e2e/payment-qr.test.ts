@@ -130,9 +130,9 @@ describe('reference decoders', () => {
     expect(eth.uri).toMatch(/\?value=1000000000000000000000001$/);
   });
 
-  it('refuses an amount with more decimals than the asset has (19 on ETH): exit 76, no QR', async () => {
+  it('refuses an amount with more decimals than the asset has (19 on ETH) before creating anything: exit 64', async () => {
     const r = await gw(['pay', '0.1234567890123456789', 'ETH', '--qr'], { env });
-    expect(r.exitCode).toBe(76);
+    expect(r.exitCode).toBe(64);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/more decimal places/);
   });

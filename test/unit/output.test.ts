@@ -2,9 +2,8 @@
 // characters), toJson (no raw control or C1 character, still valid JSON that round-trips), tables
 // (decimal alignment, sanitised cells) and colorLevel / createIO.
 
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { colorLevel, createIO } from '../../src/output/io.js';
+import { colorLevel } from '../../src/output/iostreams.js';
 import { toJson } from '../../src/output/json.js';
 import { hasUnsafeCharacters, terminalSafe, UNSAFE_CHARACTER } from '../../src/output/sanitize.js';
 import { alignDecimals, cell, renderDetails, renderTable, visibleWidth } from '../../src/output/table.js';
@@ -280,50 +279,3 @@ describe('colorLevel', () => {
   });
 });
 
-describe('createIO', () => {
-  class Sink extends Writable {
-    text = '';
-    constructor(readonly isTTY: boolean) {
-      super();
-    }
-    override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-      this.text += chunk.toString();
-      done();
-    }
-  }
-
-  it('a TTY gets colour, a pipe does not', () => {
-    const tty = createIO({ json: false, noColorFlag: false, stdout: new Sink(true), stderr: new Sink(false), env: {} });
-    expect(tty.color).toBe(true);
-    expect(tty.stdoutIsTTY).toBe(true);
-    expect(tty.stderrIsTTY).toBe(false);
-    expect(tty.chalk.level).toBe(1);
-    expect(tty.chalk.red('x')).toBe(`${ESC}[31mx${ESC}[39m`);
-
-    const pipe = createIO({ json: true, noColorFlag: false, stdout: new Sink(false), stderr: new Sink(true), env: {} });
-    expect(pipe.color).toBe(false);
-    expect(pipe.json).toBe(true);
-    expect(pipe.chalk.level).toBe(0);
-    expect(pipe.chalk.red('x')).toBe('x');
-  });
-
-  it.each([
-    [{ NO_COLOR: '1' }, false, 0],
-    [{ FORCE_COLOR: '3' }, false, 3],
-    [{}, true, 0],
-  ] as const)('env %j with --no-color=%s → chalk level %i', (env, flag, level) => {
-    const io = createIO({ json: false, noColorFlag: flag, stdout: new Sink(true), env: env as NodeJS.ProcessEnv });
-    expect(io.chalk.level).toBe(level);
-    expect(io.color).toBe(level > 0);
-  });
-
-  it('writes to the given streams as is', () => {
-    const out = new Sink(false);
-    const err = new Sink(false);
-    const io = createIO({ json: false, noColorFlag: false, stdout: out, stderr: err, env: {} });
-    io.out('to stdout\n');
-    io.err('to stderr\n');
-    expect(out.text).toBe('to stdout\n');
-    expect(err.text).toBe('to stderr\n');
-  });
-});

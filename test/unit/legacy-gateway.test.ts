@@ -1,18 +1,31 @@
-// Tests for src/gateway/client.ts: the pure readers (readDecimal, readPayment, readBalances) and
-// GatewayClient against a fake Transport, asserting the exact request each operation builds
-// (method, path, key placement, body encoding) and that a missing key stops before any request.
+// Tests for the interface's (legacy) gateway client: the pure decoders (src/gateway/read.ts,
+// src/gateway/legacy/decode.ts) and LegacyGateway against a fake transport, asserting the exact
+// request each operation builds (method, path, key placement, body encoding) and that a missing key
+// stops before any request.
 
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode, GwError, ProtocolError } from '../../src/errors.js';
 import type { JsonObject, RawResponse } from '../../src/gateway/envelope.js';
-import { GatewayClient, KEY_HINTS, readBalances, readDecimal, readPayment, type Keys } from '../../src/gateway/client.js';
+import type { Keys } from '../../src/gateway/gateway.js';
+import { LegacyGateway } from '../../src/gateway/legacy/client.js';
+import { decodeBalances, decodePayment } from '../../src/gateway/legacy/decode.js';
 import { parseLossless, type JsonValue } from '../../src/gateway/json.js';
-import type { Transport, TransportRequest } from '../../src/gateway/transport.js';
+import { readDecimal } from '../../src/gateway/read.js';
+import type { TransportRequest } from '../../src/gateway/transport.js';
+import { Decimal } from '../../src/money/decimal.js';
 
 const MERCHANT = 'MERCHANT-KEY-1234567890';
 const PAYOUT = 'PAYOUT-KEY-0987654321';
 const n = (digits: string): LosslessNumber => new LosslessNumber(digits);
+const d = (digits: string): Decimal => Decimal.fromLiteral(digits) as Decimal;
+/** A value as gw's JSON output shows it (Untrusted and Decimal become their exact strings). */
+const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+const KEYS: Keys = { merchant: { value: MERCHANT, from: 'env GATEWAY_MERCHANT_KEY' }, payout: { value: PAYOUT, from: 'the config file (profile shop)' } };
+const KEY_HINTS = {
+  merchant: 'set it with --merchant-key, GATEWAY_MERCHANT_KEY, or merchantKey in your config file (gw config shows what is set)',
+  payout: 'set it with --payout-key, GATEWAY_PAYOUT_KEY, or payoutKey in your config file (gw config shows what is set)',
+};
 
 function catchError(run: () => unknown): unknown {
   try {
@@ -48,9 +61,9 @@ function json(body: unknown, status = 200): RawResponse {
   return { status, contentType: 'application/json', body: typeof body === 'string' ? body : JSON.stringify(body) };
 }
 
-function client(answers: RawResponse[], keys: Keys = { merchantKey: MERCHANT, payoutKey: PAYOUT }): { fake: FakeTransport; gw: GatewayClient } {
+function client(answers: RawResponse[], keys: Keys = KEYS): { fake: FakeTransport; gw: LegacyGateway } {
   const fake = new FakeTransport(answers);
-  return { fake, gw: new GatewayClient(fake as unknown as Transport, keys) };
+  return { fake, gw: new LegacyGateway(fake, keys) };
 }
 
 const PAYMENT_ANSWER =
@@ -72,7 +85,7 @@ describe('readDecimal', () => {
     ['3e-8', '0.00000003'],
     ['0', '0'],
   ] as const)('%j → %j', (value, expected) => {
-    expect(readDecimal(value, 'amount', 'the test')).toBe(expected);
+    expect(readDecimal(value, 'amount', 'the test')?.toString()).toBe(expected);
   });
 
   it.each([[undefined], [null], ['']] as const)('%j → null', (value) => {
@@ -87,10 +100,10 @@ describe('readDecimal', () => {
   });
 });
 
-describe('readPayment', () => {
+describe('decodePayment', () => {
   it('reads every field, amounts as exact decimal strings', () => {
-    const payment = readPayment(parseLossless(PAYMENT_ANSWER) as JsonObject, 'the payment request');
-    expect(payment).toEqual({
+    const payment = decodePayment(parseLossless(PAYMENT_ANSWER) as JsonObject, 'the payment request');
+    expect(plain(payment)).toEqual({
       trackId: '184747701',
       amount: '0.123456789012345678',
       currency: 'BTC',
@@ -98,6 +111,7 @@ describe('readPayment', () => {
       payCurrency: 'BTC',
       network: 'Bitcoin Network',
       address: 'bc1qexampleaddress',
+      memo: null,
       callbackUrl: 'https://shop.example/cb',
       description: 'Order 7',
       email: 'buyer@example.com',
@@ -113,18 +127,18 @@ describe('readPayment', () => {
   });
 
   it('reads optional fields as null and keeps what it cannot represent exactly as sent', () => {
-    const payment = readPayment(
+    const payment = decodePayment(
       parseLossless(
         '{"result":100,"trackId":123,"payAmount":"1.5e-7","payCurrency":"BTC","address":"addr","expiredAt":"2025-01-01 10:00:00",' +
           '"createdAt":123456789012345678901,"lifeTime":"60","rate":null}',
       ) as JsonObject,
       'x',
     );
-    expect(payment.trackId).toBe('123');
-    expect(payment.payAmount).toBe('0.00000015');
-    expect(payment.expiredAt).toBe('2025-01-01 10:00:00');
-    expect(payment.createdAt).toBe('123456789012345678901');
-    expect(payment.lifeTime).toBe('60');
+    expect(payment.trackId.raw()).toBe('123');
+    expect(payment.payAmount?.toString()).toBe('0.00000015');
+    expect(plain(payment.expiredAt)).toBe('2025-01-01 10:00:00');
+    expect(plain(payment.createdAt)).toBe('123456789012345678901');
+    expect(plain(payment.lifeTime)).toBe('60');
     expect(payment.rate).toBeNull();
     expect(payment.amount).toBeNull();
     expect(payment.currency).toBeNull();
@@ -134,25 +148,36 @@ describe('readPayment', () => {
 
   const base = { trackId: 't', payAmount: '1', payCurrency: 'BTC', address: 'a' };
   it.each([
+    ['no payAmount', { ...base, payAmount: undefined }, 'payAmount'],
+    ['empty payAmount', { ...base, payAmount: '' }, 'payAmount'],
+    ['no payCurrency', { ...base, payCurrency: null }, 'payCurrency'],
+    ['no address', { ...base, address: undefined }, 'address'],
+  ] as const)('%s: the payment exists, so it is decoded with that field null (the pay command refuses to show it as payable)', (_name, body, field) => {
+    const payment = decodePayment(parseLossless(JSON.stringify(body)) as JsonObject, 'the payment request');
+    expect(payment.trackId.raw()).toBe('t');
+    expect(payment[field]).toBeNull();
+  });
+
+  it('keeps a negative payAmount as it is (the pay command refuses it)', () => {
+    const payment = decodePayment(parseLossless(JSON.stringify({ ...base, payAmount: '-1' })) as JsonObject, 'x');
+    expect(payment.payAmount?.isNegative).toBe(true);
+  });
+
+  it.each([
     ['no trackId', { ...base, trackId: undefined }, 'no trackId'],
     ['blank trackId', { ...base, trackId: '  ' }, 'no trackId'],
-    ['no payAmount', { ...base, payAmount: undefined }, 'no payAmount'],
-    ['empty payAmount', { ...base, payAmount: '' }, 'no payAmount'],
-    ['negative payAmount', { ...base, payAmount: '-1' }, 'payAmount is negative'],
     ['payAmount not a number', { ...base, payAmount: 'lots' }, 'payAmount is not a number'],
-    ['no payCurrency', { ...base, payCurrency: null }, 'no payCurrency'],
-    ['no address', { ...base, address: undefined }, 'no address'],
     ['address not text', { ...base, address: { x: 1 } }, 'address is not text'],
     ['trackId not text', { ...base, trackId: true }, 'trackId is not text'],
     ['amount not a number', { ...base, amount: 'x' }, 'amount is not a number'],
   ])('%s → exit 76', (_name, body, detail) => {
-    const error = catchError(() => readPayment(parseLossless(JSON.stringify(body)) as JsonObject, 'the payment request'));
+    const error = catchError(() => decodePayment(parseLossless(JSON.stringify(body)) as JsonObject, 'the payment request'));
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toBe(`the gateway's answer to the payment request has an unexpected shape: ${detail}`);
   });
 });
 
-describe('readBalances', () => {
+describe('decodeBalances', () => {
   it.each([
     ['an object (the gateway client shape)', '{"BTC":"0.5","ETH":"1e-3","USDT":12.50}', [['BTC', '0.5'], ['ETH', '0.001'], ['USDT', '12.50']]],
     ['an array of symbol → amount objects (the interface shape)', '[{"BTC":"0.00038127"},{"TRX":"100"}]', [['BTC', '0.00038127'], ['TRX', '100']]],
@@ -163,7 +188,7 @@ describe('readBalances', () => {
     ['an empty object', '{}', []],
     ['an empty array', '[]', []],
   ])('reads %s', (_name, text, expected) => {
-    expect(readBalances(parseLossless(text), 'the balance request')).toEqual(expected);
+    expect(decodeBalances(parseLossless(text), 'the balance request').map((b) => [b.currency.raw(), b.amount.toString()])).toEqual(expected);
   });
 
   it.each([
@@ -174,18 +199,19 @@ describe('readBalances', () => {
     ['an entry that is not an object', '["BTC"]', 'a balance entry is not an object'],
     ['an amount that is not a number', '{"BTC":"much"}', 'the balance of BTC is not a number'],
     ['an amount that is an object', '{"BTC":{"v":1}}', 'the balance of BTC is not a number'],
+    ['a negative amount', '{"BTC":"-1"}', 'the balance of BTC is negative'],
   ])('refuses %s (exit 76)', (_name, text, detail) => {
     const data = text === undefined ? undefined : parseLossless(text);
-    const error = catchError(() => readBalances(data, 'the balance request'));
+    const error = catchError(() => decodeBalances(data, 'the balance request'));
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toBe(`the gateway's answer to the balance request has an unexpected shape: ${detail}`);
   });
 });
 
-describe('GatewayClient requests', () => {
+describe('LegacyGateway requests', () => {
   it('acceptedCurrencies: GET /v1/payment/accepted-currencies with the merchant_api_key header', async () => {
     const { fake, gw } = client([json({ data: { list: ['BTC', 'ETH', 'USDT'] }, message: 'ok', error: {}, status: 200, version: '1.0.0' })]);
-    await expect(gw.acceptedCurrencies()).resolves.toEqual(['BTC', 'ETH', 'USDT']);
+    expect(plain(await gw.acceptedCurrencies())).toEqual(['BTC', 'ETH', 'USDT']);
     expect(fake.requests).toEqual([
       {
         method: 'GET',
@@ -199,7 +225,7 @@ describe('GatewayClient requests', () => {
 
   it('acceptedCurrencies: reads symbol objects too', async () => {
     const { gw } = client([json({ data: { list: [{ symbol: 'BTC' }, { currency: 'ETH' }, { code: 'TRX' }] }, error: {}, status: 200 })]);
-    await expect(gw.acceptedCurrencies()).resolves.toEqual(['BTC', 'ETH', 'TRX']);
+    expect(plain(await gw.acceptedCurrencies())).toEqual(['BTC', 'ETH', 'TRX']);
   });
 
   it.each([
@@ -215,14 +241,14 @@ describe('GatewayClient requests', () => {
 
   it('allowedCoins: POST /merchants/allowedCoins with form field merchant', async () => {
     const { fake, gw } = client([json({ result: 100, message: 'ok', allowed: ['BTC', 'LTC'] })]);
-    await expect(gw.allowedCoins()).resolves.toEqual(['BTC', 'LTC']);
+    expect(plain(await gw.acceptedCurrencies('legacy'))).toEqual(['BTC', 'LTC']);
     expect(fake.requests).toEqual([{ method: 'POST', path: '/merchants/allowedCoins', form: { merchant: MERCHANT }, idempotent: true }]);
   });
 
   it('createPayment: POST /merchants/request/whitelabel, JSON with merchant and the amount as a number with the exact digits', async () => {
     const { fake, gw } = client([json(PAYMENT_ANSWER)]);
-    const payment = await gw.createPayment({ amount: '0.123456789012345678', currency: 'BTC', payCurrency: 'BTC' });
-    expect(payment.payAmount).toBe('0.123456789012345678');
+    const payment = await gw.createPayment({ amount: d('0.123456789012345678'), currency: 'BTC', payCurrency: 'BTC' });
+    expect(payment.payAmount?.toString()).toBe('0.123456789012345678');
     expect(fake.requests).toHaveLength(1);
     const req = fake.requests[0]!;
     expect(req.method).toBe('POST');
@@ -242,19 +268,19 @@ describe('GatewayClient requests', () => {
     ['123456789012345678901234567890.5', '"amount":123456789012345678901234567890.5,'],
   ])('createPayment: amount %j goes out as the literal %s', async (amount, literal) => {
     const { fake, gw } = client([json(PAYMENT_ANSWER)]);
-    await gw.createPayment({ amount, currency: 'USD', payCurrency: 'BTC' });
+    await gw.createPayment({ amount: d(amount), currency: 'USD', payCurrency: 'BTC' });
     expect(fake.requests[0]!.json).toContain(literal);
   });
 
   it('createPayment: every optional field, numbers as numbers, in a fixed order', async () => {
     const { fake, gw } = client([json(PAYMENT_ANSWER)]);
     await gw.createPayment({
-      amount: '10',
+      amount: d('10'),
       currency: 'USD',
       payCurrency: 'USDT',
-      lifeTime: '30',
-      feePaidByPayer: '1',
-      underPaidCover: '2.5',
+      lifeTime: 30,
+      feePaidByPayer: 1,
+      underPaidCover: d('2.5'),
       callbackUrl: 'https://shop.example/cb',
       description: 'Order "7"',
       orderId: 'ORD-7',
@@ -270,9 +296,9 @@ describe('GatewayClient requests', () => {
 
   it('balances: POST /api/balance with form field key (payout key), all currencies', async () => {
     const { fake, gw } = client([json({ result: 100, message: 'ok', data: { BTC: '0.5', ETH: '2' } })]);
-    await expect(gw.balances()).resolves.toEqual([
-      ['BTC', '0.5'],
-      ['ETH', '2'],
+    expect(plain(await gw.balances())).toEqual([
+      { currency: 'BTC', amount: '0.5' },
+      { currency: 'ETH', amount: '2' },
     ]);
     expect(fake.requests).toEqual([{ method: 'POST', path: '/api/balance', form: { key: PAYOUT }, idempotent: true }]);
     expect(JSON.stringify(fake.requests)).not.toContain(MERCHANT);
@@ -280,13 +306,13 @@ describe('GatewayClient requests', () => {
 
   it('balances: optional currency form field', async () => {
     const { fake, gw } = client([json({ result: 100, message: 'ok', data: [{ BTC: '0.5' }] })]);
-    await expect(gw.balances('BTC')).resolves.toEqual([['BTC', '0.5']]);
+    expect(plain(await gw.balances('BTC'))).toEqual([{ currency: 'BTC', amount: '0.5' }]);
     expect(fake.requests).toEqual([{ method: 'POST', path: '/api/balance', form: { key: PAYOUT, currency: 'BTC' }, idempotent: true }]);
   });
 
   it('rate: POST /exchange/rate with JSON {fromCurrency,toCurrency} and no key anywhere', async () => {
     const { fake, gw } = client([json({ result: 100, message: 'ok', rate: '0.00001590' })]);
-    await expect(gw.rate('USDT', 'BTC')).resolves.toBe('0.00001590');
+    expect((await gw.rate('USDT', 'BTC')).toString()).toBe('0.00001590');
     expect(fake.requests).toEqual([{ method: 'POST', path: '/exchange/rate', json: '{"fromCurrency":"USDT","toCurrency":"BTC"}', idempotent: true }]);
     const text = JSON.stringify(fake.requests);
     expect(text).not.toContain(MERCHANT);
@@ -296,7 +322,7 @@ describe('GatewayClient requests', () => {
 
   it('rate: works with no key configured', async () => {
     const { fake, gw } = client([json({ result: 100, rate: '1.5e-5' })], {});
-    await expect(gw.rate('USDT', 'BTC')).resolves.toBe('0.000015');
+    expect((await gw.rate('USDT', 'BTC')).toString()).toBe('0.000015');
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -313,20 +339,20 @@ describe('GatewayClient requests', () => {
   });
 });
 
-describe('GatewayClient: missing keys stop before any request', () => {
+describe('LegacyGateway: missing keys stop before any request', () => {
   it.each([
-    ['acceptedCurrencies', { payoutKey: PAYOUT }, (gw: GatewayClient) => gw.acceptedCurrencies(), 'no merchant API key is configured', KEY_HINTS.merchant],
-    ['allowedCoins', { payoutKey: PAYOUT }, (gw: GatewayClient) => gw.allowedCoins(), 'no merchant API key is configured', KEY_HINTS.merchant],
+    ['acceptedCurrencies', { payout: KEYS.payout }, (gw: LegacyGateway) => gw.acceptedCurrencies(), 'no merchant API key is configured', KEY_HINTS.merchant],
+    ['allowedCoins', { payout: KEYS.payout }, (gw: LegacyGateway) => gw.acceptedCurrencies('legacy'), 'no merchant API key is configured', KEY_HINTS.merchant],
     [
       'createPayment',
-      { payoutKey: PAYOUT },
-      (gw: GatewayClient) => gw.createPayment({ amount: '1', currency: 'BTC', payCurrency: 'BTC' }),
+      { payout: KEYS.payout },
+      (gw: LegacyGateway) => gw.createPayment({ amount: d('1'), currency: 'BTC', payCurrency: 'BTC' }),
       'no merchant API key is configured',
       KEY_HINTS.merchant,
     ],
-    ['createPayment with an empty key', { merchantKey: '' }, (gw: GatewayClient) => gw.createPayment({ amount: '1', currency: 'BTC', payCurrency: 'BTC' }), 'no merchant API key is configured', KEY_HINTS.merchant],
-    ['balances', { merchantKey: MERCHANT }, (gw: GatewayClient) => gw.balances(), 'no payout API key is configured', KEY_HINTS.payout],
-    ['balances for one currency', { merchantKey: MERCHANT }, (gw: GatewayClient) => gw.balances('BTC'), 'no payout API key is configured', KEY_HINTS.payout],
+    ['createPayment with an empty key', { merchant: { value: '', from: 'env GATEWAY_MERCHANT_KEY' } }, (gw: LegacyGateway) => gw.createPayment({ amount: d('1'), currency: 'BTC', payCurrency: 'BTC' }), 'no merchant API key is configured', KEY_HINTS.merchant],
+    ['balances', { merchant: KEYS.merchant }, (gw: LegacyGateway) => gw.balances(), 'no payout API key is configured', KEY_HINTS.payout],
+    ['balances for one currency', { merchant: KEYS.merchant }, (gw: LegacyGateway) => gw.balances('BTC'), 'no payout API key is configured', KEY_HINTS.payout],
   ] as const)('%s → ConfigError exit 78', async (_name, keys, run, message, hint) => {
     const { fake, gw } = client([json({ result: 100 })], keys);
     const error = await catchAsync(() => run(gw));
@@ -339,15 +365,15 @@ describe('GatewayClient: missing keys stop before any request', () => {
   });
 });
 
-describe('GatewayClient: refusals', () => {
+describe('LegacyGateway: refusals', () => {
   it('adds which-key hint to a merchant key refusal', async () => {
     const { gw } = client([json({ result: 102, message: 'Invalid merchant API key' })]);
-    const error = (await catchAsync(() => gw.allowedCoins())) as GwError;
+    const error = (await catchAsync(() => gw.acceptedCurrencies('legacy'))) as GwError;
     expect(error).toBeInstanceOf(GwError);
     expect(error.exitCode).toBe(ExitCode.NOPERM);
     expect(error.result).toBe(102);
     expect(error.message).toBe('the gateway refused: Invalid merchant API key (result 102)');
-    expect(error.hint).toBe('check the key: the merchant key with --merchant-key, GATEWAY_MERCHANT_KEY, or merchantKey in .gatewayrc');
+    expect(error.hint).toBe('check the merchant key (from env GATEWAY_MERCHANT_KEY)');
   });
 
   it('adds the payout hint and keeps status, type and key of a versioned refusal', async () => {
@@ -357,17 +383,17 @@ describe('GatewayClient: refusals', () => {
     expect(accepted.status).toBe(401);
     expect(accepted.type).toBe('auth');
     expect(accepted.key).toBe('bad_key');
-    expect(accepted.hint).toBe(`check the key: ${KEY_HINTS.merchant.replace(/^set /, '')}`);
+    expect(accepted.hint).toBe('check the merchant key (from env GATEWAY_MERCHANT_KEY)');
 
     const { gw: gw2 } = client([json({ result: 103, message: 'Invalid payout key' })]);
     const balance = (await catchAsync(() => gw2.balances())) as GwError;
     expect(balance.exitCode).toBe(ExitCode.NOPERM);
-    expect(balance.hint).toBe('check the key: the payout key with --payout-key, GATEWAY_PAYOUT_KEY, or payoutKey in .gatewayrc');
+    expect(balance.hint).toBe('check the payout key (from the config file (profile shop))');
   });
 
   it('leaves other refusals as they are', async () => {
     const { gw } = client([json({ result: 101, message: 'Validation problem' })]);
-    const error = (await catchAsync(() => gw.createPayment({ amount: '1', currency: 'BTC', payCurrency: 'BTC' }))) as GwError;
+    const error = (await catchAsync(() => gw.createPayment({ amount: d('1'), currency: 'BTC', payCurrency: 'BTC' }))) as GwError;
     expect(error.exitCode).toBe(ExitCode.DATA);
     expect(error.hint).toBeUndefined();
   });
@@ -375,7 +401,7 @@ describe('GatewayClient: refusals', () => {
   it('a transport failure is passed through unchanged', async () => {
     const boom = new GwError(ExitCode.UNAVAILABLE, 'down');
     const transport = { send: async () => Promise.reject(boom) };
-    const gw = new GatewayClient(transport as unknown as Transport, { merchantKey: MERCHANT });
-    await expect(gw.allowedCoins()).rejects.toBe(boom);
+    const gw = new LegacyGateway(transport, { merchant: KEYS.merchant });
+    await expect(gw.acceptedCurrencies('legacy')).rejects.toBe(boom);
   });
 });

@@ -1,0 +1,227 @@
+// What every command is built from (after gh's cmdutil.Factory): the IO object, a clock, the
+// signal that ends the command (Ctrl-C, SIGTERM, or its deadline), the configuration resolved
+// once, and the gateway client, built lazily so that commands which never call the gateway never
+// load the HTTP stack. `--sandbox` swaps the configuration for an embedded sandbox gateway.
+//
+// The same factory serves the real process (src/main.ts) and in-process tests, which give it
+// in-memory IO, their own environment and working directory.
+import { ConfigError, deadlinePassed, UsageError } from '../errors.js';
+import type { LoadedFile } from '../config/load.js';
+import { DEFAULT_TIMEOUT_SECONDS, type ConfigFlags, type ResolvedConfig, type Setting, type Source } from '../config/resolve.js';
+import type { GatewayClient, KeySetting } from '../gateway/gateway.js';
+import type { IOStreams } from '../output/iostreams.js';
+import { VERSION } from '../version.js';
+import { systemClock, type Clock } from './clock.js';
+
+/** Options every command accepts (Commander's globals). */
+export interface GlobalOptions extends ConfigFlags {
+  json?: boolean;
+  config?: string;
+  verbose?: boolean;
+  sandbox?: boolean;
+  /** false with --no-color. */
+  color?: boolean;
+}
+
+export interface Factory {
+  readonly io: IOStreams;
+  readonly clock: Clock;
+  /** Aborted, with a GwError as its reason, on Ctrl-C, SIGTERM, or when the deadline passes. */
+  readonly signal: AbortSignal;
+  /** The global options of this run (set before any command runs). */
+  readonly globals: GlobalOptions;
+  /** Called once Commander has parsed the command line, before the command runs. */
+  applyGlobals(globals: GlobalOptions): void;
+  /** The configuration, resolved once (files, environment, flags). */
+  config(): Promise<ResolvedConfig>;
+  /** The gateway client for the configured API, built on first use. */
+  gateway(): Promise<GatewayClient>;
+  /**
+   * Lifts the whole-command deadline: for a command that, from now on, runs until told to stop
+   * (a server) or has its own limit (waiting for a payment). Each request keeps its own deadline.
+   */
+  releaseDeadline(): void;
+  /** Runs `fn` when the command ends, whatever happened (servers, sockets). */
+  onClose(fn: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+export interface FactoryOptions {
+  io: IOStreams;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Aborted on Ctrl-C or SIGTERM, with the reason to report. */
+  interrupt: AbortSignal;
+  clock?: Clock;
+}
+
+/** Seconds from a flag or the environment; a bad flag is a usage error, a bad setting a config error. */
+export function parseTimeoutSeconds(text: string, from: Source): number {
+  const trimmed = text.trim();
+  const seconds = /^\d+(?:\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (Math.round(seconds * 1000) >= 1 && seconds <= 3600) return seconds;
+  const message = `${from.kind === 'flag' ? '--timeout' : `timeout from ${from.kind === 'env' ? `env ${from.name}` : 'the config file'}`} must be a number of seconds from 0.001 to 3600 (got "${text.slice(0, 40)}")`;
+  throw from.kind === 'flag' ? new UsageError(message) : new ConfigError(message);
+}
+
+export function keySetting(setting: Setting<string> | undefined, describe: (source: Source) => string): KeySetting | undefined {
+  return setting === undefined ? undefined : { value: setting.value, from: describe(setting.source) };
+}
+
+class DefaultFactory implements Factory {
+  readonly io: IOStreams;
+  readonly clock: Clock;
+  readonly signal: AbortSignal;
+  globals: GlobalOptions = {};
+
+  readonly #options: FactoryOptions;
+  readonly #deadline = new AbortController();
+  readonly #started: number;
+  #deadlineTimer: NodeJS.Timeout | undefined;
+  #config: Promise<ResolvedConfig> | undefined;
+  #gateway: Promise<GatewayClient> | undefined;
+  #closers: Array<() => Promise<void> | void> = [];
+
+  constructor(options: FactoryOptions) {
+    this.#options = options;
+    this.io = options.io;
+    this.clock = options.clock ?? systemClock;
+    this.#started = this.clock.now();
+    this.signal = AbortSignal.any([options.interrupt, this.#deadline.signal]);
+  }
+
+  applyGlobals(globals: GlobalOptions): void {
+    this.globals = globals;
+    this.io.setJson(globals.json === true);
+    this.io.setNoColor(globals.color === false);
+    this.io.setSandbox(globals.sandbox === true);
+    // The deadline starts now, with what is known before any file is read: flag, env, default.
+    const env = this.#options.env.GATEWAY_TIMEOUT;
+    let seconds = DEFAULT_TIMEOUT_SECONDS;
+    if (globals.timeout !== undefined) seconds = parseTimeoutSeconds(globals.timeout, { kind: 'flag', name: '--timeout' });
+    else if (env !== undefined && env !== '' && globals.sandbox !== true) seconds = parseTimeoutSeconds(env, { kind: 'env', name: 'GATEWAY_TIMEOUT' });
+    this.#armDeadline(seconds * 1000);
+  }
+
+  /** The command must end by start + timeout: past it the signal aborts with exit 75. */
+  #armDeadline(timeoutMs: number): void {
+    if (this.#deadline.signal.aborted) return;
+    clearTimeout(this.#deadlineTimer);
+    const left = this.#started + timeoutMs - this.clock.now();
+    this.#deadlineTimer = setTimeout(() => this.#deadline.abort(deadlinePassed(timeoutMs / 1000)), Math.max(0, left));
+    this.#deadlineTimer.unref();
+  }
+
+  releaseDeadline(): void {
+    clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimer = undefined;
+  }
+
+  config(): Promise<ResolvedConfig> {
+    this.#config ??= this.#resolveConfig();
+    return this.#config;
+  }
+
+  async #resolveConfig(): Promise<ResolvedConfig> {
+    const { resolveConfig, keysInFile } = await import('../config/resolve.js');
+    const globals = this.globals;
+    let config: ResolvedConfig;
+    if (globals.sandbox === true) {
+      const { startSandbox } = await import('../sandbox/index.js');
+      const sandbox = await startSandbox();
+      this.onClose(() => sandbox.close());
+      const base = resolveConfig({ flags: { ...(globals.timeout !== undefined && { timeout: globals.timeout }) }, env: {}, loaded: undefined });
+      const fromSandbox: Source = { kind: 'sandbox' };
+      config = Object.freeze({
+        ...base,
+        baseUrl: { value: new URL(sandbox.url), source: fromSandbox },
+        merchantKey: { value: sandbox.merchantKey, source: fromSandbox },
+        payoutKey: { value: sandbox.payoutKey, source: fromSandbox },
+      });
+    } else {
+      const { mayHaveConfig } = await import('../config/candidates.js');
+      let loaded: LoadedFile | undefined;
+      if (globals.config !== undefined || mayHaveConfig(this.#options.cwd)) {
+        const { loadConfigFile, permissionWarning } = await import('../config/load.js');
+        loaded = await abortable(
+          loadConfigFile({ cwd: this.#options.cwd, ...(globals.config !== undefined && { explicitFile: globals.config }) }),
+          this.signal,
+        );
+        if (loaded && keysInFile(loaded.content)) {
+          const warning = permissionWarning(loaded.file);
+          if (warning) this.io.warn(warning);
+        }
+      }
+      config = resolveConfig({ flags: globals, env: this.#options.env, loaded });
+      if (config.timeoutMs.source.kind === 'file') this.#armDeadline(config.timeoutMs.value);
+    }
+    for (const warning of config.warnings) this.io.warn(warning);
+    for (const key of [config.merchantKey, config.payoutKey]) if (key !== undefined) this.io.secrets.push(key.value);
+    return config;
+  }
+
+  gateway(): Promise<GatewayClient> {
+    this.#gateway ??= this.#buildGateway();
+    return this.#gateway;
+  }
+
+  async #buildGateway(): Promise<GatewayClient> {
+    const config = await this.config();
+    const { describeSource } = await import('../config/resolve.js');
+    const baseUrl = config.baseUrl;
+    if (baseUrl === undefined) {
+      throw new ConfigError(
+        'no gateway base URL is configured',
+        'set it with --base-url, GATEWAY_BASE_URL or baseUrl in your config file (see .gatewayrc.example; gw config shows what is set), or try gw with --sandbox',
+      );
+    }
+    const io = this.io;
+    const verbose = this.globals.verbose === true;
+    if (verbose) io.err(`gw: gateway ${baseUrl.value.origin} (from ${describeSource(baseUrl.source)})\n`);
+    const [{ Transport }, { LegacyGateway }] = await Promise.all([import('../gateway/transport.js'), import('../gateway/legacy/client.js')]);
+    const transport = new Transport({
+      baseUrl: baseUrl.value,
+      timeoutMs: config.timeoutMs.value,
+      signal: this.#options.interrupt,
+      secrets: io.secrets,
+      ...(verbose && { log: (line: string) => io.err(`${line}\n`) }),
+      userAgent: `gw/${VERSION}`,
+    });
+    this.onClose(() => transport.close());
+    const merchant = keySetting(config.merchantKey, describeSource);
+    const payout = keySetting(config.payoutKey, describeSource);
+    return new LegacyGateway(transport, { ...(merchant && { merchant }), ...(payout && { payout }) });
+  }
+
+  onClose(fn: () => Promise<void> | void): void {
+    this.#closers.push(fn);
+  }
+
+  async close(): Promise<void> {
+    this.releaseDeadline();
+    for (const fn of this.#closers.splice(0).reverse()) await Promise.resolve(fn()).catch(() => undefined);
+  }
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+export function createFactory(options: FactoryOptions): Factory {
+  return new DefaultFactory(options);
+}

@@ -1,0 +1,120 @@
+// The gateway's operations as the interface document gives them: each request sent exactly as it
+// says (path, method, body encoding, key placement), each answer decoded by ./decode.ts.
+import { ConfigError, ExitCode, GwError } from '../../errors.js';
+import type { Decimal } from '../../money/decimal.js';
+import type { Untrusted } from '../../output/untrusted.js';
+import { decodeEnvelope, type EnvelopeStyle } from '../envelope.js';
+import type { Balance, CurrenciesEndpoint, GatewayClient, HttpTransport, KeySetting, Keys, Payment, PaymentRequest } from '../gateway.js';
+import { jsonNumber, stringifyLossless } from '../json.js';
+import type { JsonObject } from '../read.js';
+import type { TransportRequest } from '../transport.js';
+import { decodeAcceptedCurrencies, decodeAllowedCoins, decodeBalances, decodePayment, decodeRate } from './decode.js';
+
+export type KeyKind = 'merchant' | 'payout';
+
+const KEY_SETTINGS: Record<KeyKind, { flag: string; env: string; file: string }> = {
+  merchant: { flag: '--merchant-key', env: 'GATEWAY_MERCHANT_KEY', file: 'merchantKey' },
+  payout: { flag: '--payout-key', env: 'GATEWAY_PAYOUT_KEY', file: 'payoutKey' },
+};
+
+/** Where to set a key that is missing. */
+export function missingKeyError(kind: KeyKind): ConfigError {
+  const s = KEY_SETTINGS[kind];
+  return new ConfigError(`no ${kind} API key is configured`, `set it with ${s.flag}, ${s.env}, or ${s.file} in your config file (gw config shows what is set)`);
+}
+
+/** A key refusal names the key and where it came from, unless the refusal already says what to do. */
+export function withKeyHint(error: unknown, kind: KeyKind, key: KeySetting): unknown {
+  if (error instanceof GwError && error.exitCode === ExitCode.NOPERM && error.hint === undefined) {
+    return error.with({ hint: `check the ${kind} key (from ${key.from})` });
+  }
+  return error;
+}
+
+export class LegacyGateway implements GatewayClient {
+  constructor(
+    private readonly transport: HttpTransport,
+    private readonly keys: Keys,
+  ) {}
+
+  private key(kind: KeyKind): KeySetting {
+    const key = this.keys[kind];
+    if (key === undefined || key.value === '') throw missingKeyError(kind);
+    return key;
+  }
+
+  private async call(what: string, style: EnvelopeStyle, request: TransportRequest, kind?: KeyKind): Promise<JsonObject> {
+    try {
+      return decodeEnvelope(await this.transport.send(request), style, what);
+    } catch (error) {
+      const key = kind === undefined ? undefined : this.keys[kind];
+      throw kind !== undefined && key !== undefined ? withKeyHint(error, kind, key) : error;
+    }
+  }
+
+  async acceptedCurrencies(endpoint: CurrenciesEndpoint = 'default'): Promise<Untrusted[]> {
+    const key = this.key('merchant').value;
+    if (endpoint === 'legacy') {
+      // POST /merchants/allowedCoins, form field merchant.
+      const what = 'the allowed-coins request';
+      const body = await this.call(what, 'legacy', { method: 'POST', path: '/merchants/allowedCoins', form: { merchant: key }, idempotent: true }, 'merchant');
+      return decodeAllowedCoins(body, what);
+    }
+    // GET /v1/payment/accepted-currencies, key in the merchant_api_key header.
+    const what = 'the accepted-currencies request';
+    const body = await this.call(
+      what,
+      'versioned',
+      { method: 'GET', path: '/v1/payment/accepted-currencies', headers: { merchant_api_key: key, 'content-type': 'application/json' }, idempotent: true },
+      'merchant',
+    );
+    return decodeAcceptedCurrencies(body, what);
+  }
+
+  /** POST /merchants/request/whitelabel, JSON body with the key in field merchant. Never re-sent once it may have arrived. */
+  async createPayment(req: PaymentRequest): Promise<Payment> {
+    const what = 'the payment request';
+    const payload: Record<string, unknown> = {
+      merchant: this.key('merchant').value,
+      amount: jsonNumber(req.amount.toString()),
+      currency: req.currency,
+      payCurrency: req.payCurrency,
+    };
+    if (req.lifeTime !== undefined) payload.lifeTime = jsonNumber(String(req.lifeTime));
+    if (req.feePaidByPayer !== undefined) payload.feePaidByPayer = jsonNumber(String(req.feePaidByPayer));
+    if (req.underPaidCover !== undefined) payload.underPaidCover = jsonNumber(req.underPaidCover.toString());
+    if (req.callbackUrl !== undefined) payload.callbackUrl = req.callbackUrl;
+    if (req.description !== undefined) payload.description = req.description;
+    if (req.orderId !== undefined) payload.orderId = req.orderId;
+    if (req.email !== undefined) payload.email = req.email;
+    if (req.network !== undefined) payload.network = req.network;
+    const body = await this.call(
+      what,
+      'legacy',
+      { method: 'POST', path: '/merchants/request/whitelabel', json: stringifyLossless(payload), idempotent: false },
+      'merchant',
+    );
+    return decodePayment(body, what);
+  }
+
+  /** POST /api/balance, form field key (payout key), optional currency. */
+  async balances(currency?: string): Promise<Balance[]> {
+    const what = 'the balance request';
+    const form: Record<string, string> = { key: this.key('payout').value };
+    if (currency !== undefined) form.currency = currency;
+    const body = await this.call(what, 'legacy', { method: 'POST', path: '/api/balance', form, idempotent: true }, 'payout');
+    return decodeBalances(body.data, what);
+  }
+
+  /** POST /exchange/rate, JSON fromCurrency/toCurrency, no key. */
+  async rate(fromCurrency: string, toCurrency: string): Promise<Decimal> {
+    const what = 'the rate request';
+    const body = await this.call(what, 'legacy', {
+      method: 'POST',
+      path: '/exchange/rate',
+      json: JSON.stringify({ fromCurrency, toCurrency }),
+      idempotent: true,
+    });
+    return decodeRate(body, what);
+  }
+}

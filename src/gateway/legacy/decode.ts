@@ -1,0 +1,80 @@
+// Pure decoders of the interface document's (legacy) answers: envelope object in, gw's typed values
+// out. Field names are the interface's camelCase ones.
+import { Decimal } from '../../money/decimal.js';
+import type { Balance, Payment } from '../gateway.js';
+import { isJsonObject, type JsonValue } from '../json.js';
+import { readDecimal, readScalar, readSymbolList, readText, requiredText, shapeError, type JsonObject } from '../read.js';
+import { Untrusted } from '../../output/untrusted.js';
+
+/** `allowed` of POST /merchants/allowedCoins. */
+export function decodeAllowedCoins(body: JsonObject, what: string): Untrusted[] {
+  return readSymbolList(body.allowed, what);
+}
+
+/** `data.list` of the versioned accepted-currencies answer. */
+export function decodeAcceptedCurrencies(body: JsonObject, what: string): Untrusted[] {
+  if (!isJsonObject(body.data)) throw shapeError(what, 'no data object');
+  return readSymbolList(body.data.list, what);
+}
+
+/** The white-label answer: every field under its own name; only trackId is required. */
+export function decodePayment(body: JsonObject, what: string): Payment {
+  const text = (field: string): Untrusted | null => readText(body[field], field, what);
+  const decimal = (field: string) => readDecimal(body[field], field, what);
+  return {
+    trackId: requiredText(body.trackId, 'trackId', what),
+    amount: decimal('amount'),
+    currency: text('currency'),
+    payAmount: decimal('payAmount'),
+    payCurrency: text('payCurrency'),
+    network: text('network'),
+    address: text('address'),
+    memo: text('memo'),
+    callbackUrl: text('callbackUrl'),
+    description: text('description'),
+    email: text('email'),
+    feePaidByPayer: decimal('feePaidByPayer'),
+    lifeTime: readScalar(body.lifeTime),
+    orderId: text('orderId'),
+    underPaidCover: decimal('underPaidCover'),
+    rate: decimal('rate'),
+    expiredAt: readScalar(body.expiredAt),
+    createdAt: readScalar(body.createdAt),
+    QRCode: text('QRCode'),
+  };
+}
+
+/**
+ * The balance `data`. The interface calls it an array of objects mapping symbol → amount string;
+ * the gateway's own client reads a plain object. Both are accepted, as is an array of
+ * {currency, balance} records. Every entry is kept, a repeated symbol included.
+ */
+export function decodeBalances(data: JsonValue | undefined, what: string): Balance[] {
+  const entries: Balance[] = [];
+  const add = (symbol: string, value: JsonValue | undefined): void => {
+    const amount = readDecimal(value ?? null, `the balance of ${Untrusted.of(symbol).line(20)}`, what);
+    if (amount?.isNegative) throw shapeError(what, `the balance of ${Untrusted.of(symbol).line(20)} is negative`);
+    entries.push({ currency: Untrusted.of(symbol), amount: amount ?? Decimal.ZERO });
+  };
+  if (isJsonObject(data)) {
+    for (const [symbol, value] of Object.entries(data)) add(symbol, value);
+  } else if (Array.isArray(data)) {
+    for (const item of data) {
+      if (!isJsonObject(item)) throw shapeError(what, 'a balance entry is not an object');
+      const symbol = item.currency ?? item.symbol;
+      if (typeof symbol === 'string' && ('balance' in item || 'amount' in item)) add(symbol, item.balance ?? item.amount);
+      else for (const [key, value] of Object.entries(item)) add(key, value);
+    }
+  } else {
+    throw shapeError(what, 'no balance data');
+  }
+  return entries;
+}
+
+/** The rate answer: a non-negative decimal. */
+export function decodeRate(body: JsonObject, what: string): Decimal {
+  const rate = readDecimal(body.rate, 'rate', what);
+  if (rate === null) throw shapeError(what, 'no rate');
+  if (rate.isNegative) throw shapeError(what, 'the rate is negative');
+  return rate;
+}

@@ -1,0 +1,68 @@
+// The gw process: the only module with side effects on import (it is the bundle's entry point).
+// It owns what only a process has — signals, the exit code, the last-resort crash guard — and
+// runs the command line through runCli().
+//
+// The exit code is 70 until a command finishes: no path can end the process with 0 by accident
+// (an unsettled promise, an event loop that ran dry, a crash after output). Ctrl-C and SIGTERM
+// abort the command's signal; if it has not unwound shortly after, the process ends anyway.
+import { asGwError, runCli } from './cli.js';
+import { createFactory } from './cmdutil/factory.js';
+import { ExitCode, GwError, interrupted, terminated } from './errors.js';
+import { IOStreams } from './output/iostreams.js';
+import { scrubSecrets } from './output/sanitize.js';
+
+/** How long a command may take to unwind after Ctrl-C, SIGTERM or its deadline. */
+const UNWIND_GRACE_MS = 1000;
+
+function main(): void {
+  process.exitCode = ExitCode.SOFTWARE;
+  const io = new IOStreams({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+  const interrupt = new AbortController();
+  const f = createFactory({ io, env: process.env, cwd: process.cwd(), interrupt: interrupt.signal });
+  let finished = false;
+
+  /** Ends the process now with one line, when the command could not unwind by itself. */
+  const forceExit = (failure: GwError): void => {
+    if (finished) return;
+    finished = true;
+    try {
+      process.stderr.write(`${io.json ? JSON.stringify({ error: { message: failure.message, exitCode: failure.exitCode } }) : `gw: ${failure.message}`}\n`);
+    } finally {
+      process.exit(failure.exitCode);
+    }
+  };
+  const abortWith = (reason: GwError): void => {
+    if (interrupt.signal.aborted) return forceExit(reason); // a second signal: stop now
+    interrupt.abort(reason);
+    setTimeout(() => forceExit(reason), UNWIND_GRACE_MS).unref();
+  };
+  process.on('SIGINT', () => abortWith(interrupted()));
+  process.on('SIGTERM', () => abortWith(terminated()));
+  f.signal.addEventListener('abort', () => {
+    const reason = f.signal.reason instanceof GwError ? f.signal.reason : asGwError(f.signal.reason);
+    setTimeout(() => forceExit(reason), UNWIND_GRACE_MS).unref();
+  });
+
+  // stdout errors are recorded by IOStreams; a listener must exist so they never crash the process.
+  process.stdout.on('error', () => undefined);
+  const crash = (error: unknown): void => {
+    if (process.env.GW_DEBUG === '1') process.stderr.write(`${scrubSecrets(error instanceof Error ? (error.stack ?? error.message) : String(error), io.secrets)}\n`);
+    forceExit(asGwError(error));
+  };
+  process.on('unhandledRejection', crash);
+  process.on('uncaughtException', crash);
+  // The event loop ran dry while the command was still pending: something it waited for can
+  // never happen. That is a failure, never a silent success.
+  process.on('beforeExit', () => {
+    if (!finished) forceExit(new GwError(ExitCode.SOFTWARE, 'gw stopped before finishing: it was left waiting for something that cannot happen (a bug in gw; please report it)'));
+  });
+
+  void runCli(process.argv.slice(2), f).then((code) => {
+    finished = true;
+    process.exitCode = code;
+    // Nothing should keep the process alive now; if something does, do not hang a script.
+    setTimeout(() => process.exit(code), 1500).unref();
+  }, crash);
+}
+
+main();

@@ -1,0 +1,326 @@
+// The one object that knows the terminal (after gh's IOStreams). It decides, once:
+// - whether stdin/stdout/stderr are terminals, the terminal's width and height;
+// - whether colour is on (stdout and stderr separately);
+// - human or JSON output, where warnings, notices and failures go and in which form;
+// - how the QR code is drawn.
+// It is also the only writer: every byte gw prints goes through `out`/`err`, which scrub the keys,
+// and it remembers whether stdout could not take what was written (disk full, bad descriptor), so
+// a command whose output was lost does not exit 0.
+//
+// Commands never look at process.stdout, process.env or process.argv: they ask this object.
+// `IOStreams.test()` builds the same object over in-memory buffers for in-process tests.
+import { Chalk, type ChalkInstance } from 'chalk';
+import { Writable } from 'node:stream';
+import { ExitCode, GwError } from '../errors.js';
+import { toJson } from './json.js';
+import { scrubSecrets, terminalSafe } from './sanitize.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface OutStream {
+  write(chunk: string, callback?: (error?: Error | null) => void): boolean;
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  isTTY?: boolean;
+  columns?: number;
+  rows?: number;
+}
+
+export interface InStream {
+  isTTY?: boolean;
+}
+
+export interface IOStreamsOptions {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin?: InStream;
+  env: Env;
+}
+
+/** How the terminal QR code is drawn (see src/qr/terminal.ts). */
+export type QrStyle = 'color' | 'glyph';
+
+/** The widest a block of prose is wrapped to, however wide the terminal. */
+const MAX_PROSE_WIDTH = 100;
+const DEFAULT_WIDTH = 80;
+const DEFAULT_HEIGHT = 24;
+
+/**
+ * Colour is on when the stream is a terminal, unless NO_COLOR (any non-empty value), --no-color,
+ * or TERM=dumb says otherwise; FORCE_COLOR (1–3) turns it on even when piped, FORCE_COLOR=0 off.
+ */
+export function colorLevel(isTTY: boolean, noColorFlag: boolean, env: Env): 0 | 1 | 2 | 3 {
+  if (noColorFlag) return 0;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '0' || force === 'false') return 0;
+    if (force === '2') return 2;
+    if (force === '3') return 3;
+    return 1;
+  }
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
+  if (!isTTY || env.TERM === 'dumb') return 0;
+  if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
+  return env.TERM?.includes('256') ? 2 : 1;
+}
+
+export class IOStreams {
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  /** Keys in use: scrubbed from everything written. The factory adds them as it learns them. */
+  readonly secrets: string[] = [];
+
+  #json = false;
+  #sandbox = false;
+  #noColorFlag = false;
+  #chalk: ChalkInstance;
+  #errChalk: ChalkInstance;
+  #width: number | undefined;
+  #height: number | undefined;
+  #stdoutError: NodeJS.ErrnoException | undefined;
+  #pending = 0;
+  #drained: Array<() => void> = [];
+
+  constructor(private readonly options: IOStreamsOptions) {
+    this.stdoutIsTTY = options.stdout.isTTY === true;
+    this.stderrIsTTY = options.stderr.isTTY === true;
+    this.stdinIsTTY = options.stdin?.isTTY === true;
+    this.#chalk = new Chalk({ level: colorLevel(this.stdoutIsTTY, false, options.env) });
+    this.#errChalk = new Chalk({ level: colorLevel(this.stderrIsTTY, false, options.env) });
+    options.stdout.on?.('error', (error) => this.#recordStdoutError(error));
+  }
+
+  // --- Modes ------------------------------------------------------------------------------------
+
+  /** Output is one JSON document on stdout; messages are JSON lines on stderr. */
+  get json(): boolean {
+    return this.#json;
+  }
+
+  setJson(json: boolean): void {
+    this.#json = json;
+  }
+
+  /** --no-color: turns colour off on both streams. */
+  setNoColor(noColor: boolean): void {
+    this.#noColorFlag = noColor;
+    this.#chalk = new Chalk({ level: colorLevel(this.stdoutIsTTY, noColor, this.options.env) });
+    this.#errChalk = new Chalk({ level: colorLevel(this.stderrIsTTY, noColor, this.options.env) });
+  }
+
+  /** A run against the embedded sandbox: JSON documents say so, and a banner goes to stderr. */
+  setSandbox(sandbox: boolean): void {
+    this.#sandbox = sandbox;
+  }
+
+  get sandbox(): boolean {
+    return this.#sandbox;
+  }
+
+  /** Colour for stdout. */
+  get chalk(): ChalkInstance {
+    return this.#chalk;
+  }
+
+  /** Colour for stderr (progress lines, notices). */
+  get errChalk(): ChalkInstance {
+    return this.#errChalk;
+  }
+
+  get color(): boolean {
+    return this.#chalk.level > 0;
+  }
+
+  /** The environment variable, for the few decisions that belong to the user's environment. */
+  env(name: string): string | undefined {
+    return this.options.env[name];
+  }
+
+  // --- Terminal geometry ------------------------------------------------------------------------
+
+  /** Columns of the terminal stdout is on: set by a test, else the terminal's, else COLUMNS, else 80. */
+  width(): number {
+    if (this.#width !== undefined) return this.#width;
+    const columns = this.options.stdout.columns ?? this.options.stderr.columns;
+    if (columns !== undefined && columns > 0) return columns;
+    const fromEnv = Number(this.options.env.COLUMNS);
+    return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_WIDTH;
+  }
+
+  /** Rows of the terminal, as width(). */
+  height(): number {
+    if (this.#height !== undefined) return this.#height;
+    const rows = this.options.stdout.rows ?? this.options.stderr.rows;
+    if (rows !== undefined && rows > 0) return rows;
+    const fromEnv = Number(this.options.env.LINES);
+    return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_HEIGHT;
+  }
+
+  /** The width prose (help, hints) wraps to: the terminal's, up to a readable maximum. */
+  proseWidth(): number {
+    return Math.min(this.width(), MAX_PROSE_WIDTH);
+  }
+
+  setSize(width: number, height: number = DEFAULT_HEIGHT): void {
+    this.#width = width;
+    this.#height = height;
+  }
+
+  // --- Decisions --------------------------------------------------------------------------------
+
+  /** Draw the payment QR by default: a human on a terminal, not JSON. */
+  drawQrByDefault(): boolean {
+    return this.stdoutIsTTY && !this.#json;
+  }
+
+  /** Explicit black and white cells when colour is on; glyphs otherwise. */
+  qrStyle(): QrStyle {
+    return this.color ? 'color' : 'glyph';
+  }
+
+  /** Animation (spinners, lines redrawn in place) only for a person watching stderr. */
+  canAnimate(): boolean {
+    return this.stderrIsTTY && this.options.env.TERM !== 'dumb';
+  }
+
+  // --- Writing ----------------------------------------------------------------------------------
+
+  /** Writes to stdout, keys scrubbed. */
+  out(text: string): void {
+    this.#write(this.options.stdout, text, true);
+  }
+
+  /** Writes to stderr, keys scrubbed. */
+  err(text: string): void {
+    this.#write(this.options.stderr, text, false);
+  }
+
+  /** The command's JSON document on stdout; `"sandbox": true` added on sandbox runs. */
+  printJson(value: Record<string, unknown>): void {
+    this.out(`${toJson(this.#sandbox ? { ...value, sandbox: true } : value)}\n`);
+  }
+
+  /** A warning on stderr: `gw: …`, or a `{"warning": {...}}` line with --json. */
+  warn(message: string): void {
+    if (this.#json) this.err(`${toJson({ warning: { message: terminalSafe(message) } }, 0)}\n`);
+    else this.err(`gw: ${terminalSafe(message)}\n`);
+  }
+
+  /** Information for a person (banners, progress notes) on stderr; nothing in JSON mode. */
+  notice(text: string): void {
+    if (!this.#json) this.err(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** The SANDBOX label. */
+  sandboxLabel(chalk: ChalkInstance = this.#errChalk): string {
+    return chalk.bgYellow.black(' SANDBOX ');
+  }
+
+  /** On sandbox runs, one banner line on stderr (human output only). */
+  sandboxBanner(): void {
+    if (this.#sandbox) this.notice(`${this.sandboxLabel()} test gateway on this machine: nothing here is real money`);
+  }
+
+  /** One failure: a `gw: …` line and a `hint: …` line, or one JSON line with --json. */
+  reportFailure(error: GwError): void {
+    const message = terminalSafe(error.message);
+    const hint = error.hint === undefined ? undefined : terminalSafe(error.hint);
+    if (this.#json) {
+      const body: Record<string, unknown> = { message, exitCode: error.exitCode, ...error.jsonFields() };
+      if (hint !== undefined) body.hint = hint;
+      this.err(`${toJson({ error: body }, 0)}\n`);
+    } else {
+      this.err(`gw: ${message}\n`);
+      if (hint !== undefined) this.err(`hint: ${hint}\n`);
+    }
+  }
+
+  /**
+   * Resolves once everything written to stdout has been handed to the system. Throws a GwError
+   * when stdout refused it (disk full, a read-only or bad descriptor): the output was not
+   * delivered. A closed pipe (EPIPE: `gw … | head -1`) is not a failure: the reader had enough.
+   */
+  async flush(): Promise<void> {
+    if (this.#pending > 0) await new Promise<void>((resolve) => this.#drained.push(resolve));
+    const error = this.#stdoutError;
+    if (error !== undefined && error.code !== 'EPIPE') {
+      throw new GwError(ExitCode.IOERR, `the output could not be written to stdout (${error.code ?? error.message})`);
+    }
+  }
+
+  /** True once stdout's reader went away (EPIPE): nothing more needs writing. */
+  get stdoutClosed(): boolean {
+    return this.#stdoutError?.code === 'EPIPE';
+  }
+
+  #recordStdoutError(error: Error): void {
+    this.#stdoutError ??= error as NodeJS.ErrnoException;
+  }
+
+  #write(stream: OutStream, text: string, isStdout: boolean): void {
+    if (text === '') return;
+    const safe = scrubSecrets(text, this.secrets);
+    if (isStdout && this.#stdoutError !== undefined) return;
+    this.#pending++;
+    const done = (error?: Error | null): void => {
+      if (error && isStdout) this.#recordStdoutError(error);
+      this.#pending--;
+      if (this.#pending === 0) for (const resolve of this.#drained.splice(0)) resolve();
+    };
+    try {
+      stream.write(safe, done);
+    } catch (error) {
+      // A synchronous write to a file or pipe can throw (EBADF, ENOSPC) instead of calling back.
+      done(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  // --- Tests ------------------------------------------------------------------------------------
+
+  /** An IOStreams over in-memory buffers, with settable terminal facts. */
+  static test(options: TestIOOptions = {}): TestIO {
+    const stdout = new MemoryStream(options.stdoutTTY ?? false, options.width, options.height);
+    const stderr = new MemoryStream(options.stderrTTY ?? options.stdoutTTY ?? false, options.width, options.height);
+    const env: Record<string, string | undefined> = { ...options.env };
+    if (options.color === true) env.FORCE_COLOR = '1';
+    if (options.color === false) env.NO_COLOR = '1';
+    const io = new IOStreams({ stdout, stderr, stdin: { isTTY: options.stdinTTY ?? false }, env });
+    if (options.json) io.setJson(true);
+    return { io, stdout: () => stdout.text, stderr: () => stderr.text };
+  }
+}
+
+export interface TestIOOptions {
+  stdoutTTY?: boolean;
+  stderrTTY?: boolean;
+  stdinTTY?: boolean;
+  /** true: FORCE_COLOR=1; false: NO_COLOR=1; undefined: from the TTY flags and env. */
+  color?: boolean;
+  width?: number;
+  height?: number;
+  json?: boolean;
+  env?: Record<string, string | undefined>;
+}
+
+export interface TestIO {
+  io: IOStreams;
+  stdout(): string;
+  stderr(): string;
+}
+
+class MemoryStream extends Writable {
+  text = '';
+
+  constructor(
+    readonly isTTY: boolean,
+    readonly columns: number | undefined,
+    readonly rows: number | undefined,
+  ) {
+    super({ decodeStrings: false });
+  }
+
+  override _write(chunk: unknown, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.text += String(chunk);
+    callback();
+  }
+}
