@@ -18,7 +18,7 @@
 // The symbol has an odd number of rows, so the last line's lower half is one row beyond the quiet
 // zone: light in colour mode (the bottom margin is 4½ modules), background in glyph mode.
 
-import { QUIET_ZONE, qrSymbol, qrVersion, withQuietZone } from './matrix.js';
+import { QUIET_ZONE, qrSymbol, withQuietZone } from './matrix.js';
 
 export interface TerminalQrOptions {
   /** Explicit colours (works on any theme) or plain glyphs (dark themes only). */
@@ -49,7 +49,7 @@ const BG = { dark: 40, light: 107 } as const;
 
 /** Terminal columns the rendering of `text` takes (level M, quiet zone included). */
 export function qrWidth(text: string): number {
-  return 4 * qrVersion(text, 'M') + 17 + 2 * QUIET_ZONE;
+  return qrSymbol(text, 'M').size + 2 * QUIET_ZONE;
 }
 
 /** The QR for `text` at level M as terminal text: lines joined with \n, ending with \n. */
