@@ -5,16 +5,10 @@
 
 import { randomBytes } from 'node:crypto';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
-import { toPlainDecimal } from '../money/decimal.js';
+import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
+import { multiplyRounded, toPlainDecimal } from '../money/decimal.js';
 import { SANDBOX_OFFERINGS, deriveSandboxAddress, matchNetwork } from '../payment-uri/index.js';
-import {
-  FIAT_CURRENCIES,
-  displayDecimals,
-  exchangeRate,
-  isKnownCurrency,
-  multiplyRounded,
-  sandboxBalances,
-} from './prices.js';
+import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances } from './prices.js';
 
 /** Request fields: strings (form encoding) or lossless-json values (JSON encoding). */
 export type RequestFields = Readonly<Record<string, unknown>>;
@@ -62,10 +56,6 @@ export interface SandboxPayment {
 export const SUCCESS_MESSAGE = 'Operation completed successfully!';
 export const API_VERSION = '1.0.0';
 
-export const LIFETIME_MIN = 15;
-export const LIFETIME_MAX = 2880;
-export const LIFETIME_DEFAULT = 60;
-export const UNDERPAID_COVER_MAX = 60;
 
 // ---------------------------------------------------------------------------------------------
 // Envelopes
@@ -200,7 +190,7 @@ export class SandboxGateway {
   /** Offerings whose pay currency has a sandbox price (all of them, unless the tables drift). */
   private offerings(): readonly Offering[] {
     this.offeringsCache ??= SANDBOX_OFFERINGS.filter(
-      (o) => isKnownCurrency(o.payCurrency) && !FIAT_CURRENCIES.includes(o.payCurrency),
+      (o) => isKnownCurrency(o.payCurrency) && !isFiat(o.payCurrency),
     );
     return this.offeringsCache;
   }
@@ -299,13 +289,13 @@ export class SandboxGateway {
     if (offering === undefined) return legacy(106, 'Invalid network');
 
     const lifeTimeField = readNumeric(fields, 'lifeTime');
-    let lifeTime = LIFETIME_DEFAULT;
+    let lifeTime: number = LIFETIME.default;
     if (lifeTimeField.kind === 'invalid') return legacy(101, 'Validation problem: lifeTime must be a number');
     if (lifeTimeField.kind === 'ok') {
       const value = integerValue(lifeTimeField.plain);
       if (value === undefined) return legacy(101, 'Validation problem: lifeTime must be a whole number of minutes');
-      if (value < BigInt(LIFETIME_MIN)) return legacy(111, `lifeTime is too short (minimum ${LIFETIME_MIN} minutes)`);
-      if (value > BigInt(LIFETIME_MAX)) return legacy(112, `lifeTime is too long (maximum ${LIFETIME_MAX} minutes)`);
+      if (value < BigInt(LIFETIME.min)) return legacy(111, `lifeTime is too short (minimum ${LIFETIME.min} minutes)`);
+      if (value > BigInt(LIFETIME.max)) return legacy(112, `lifeTime is too long (maximum ${LIFETIME.max} minutes)`);
       lifeTime = Number(value);
     }
 
@@ -314,7 +304,7 @@ export class SandboxGateway {
     if (feeField.kind === 'invalid') return legacy(101, 'Validation problem: feePaidByPayer must be a number');
     if (feeField.kind === 'ok') {
       const value = integerValue(feeField.plain);
-      if (value !== 0n && value !== 1n) return legacy(115, 'Invalid feePaidByPayer: it must be 0 or 1');
+      if (!FEE_PAID_BY_PAYER.some((allowed) => BigInt(allowed) === value)) return legacy(115, 'Invalid feePaidByPayer: it must be 0 or 1');
       feePaidByPayer = Number(value);
     }
 
@@ -322,9 +312,9 @@ export class SandboxGateway {
     let underPaidCover = '0';
     if (coverField.kind === 'invalid') return legacy(101, 'Validation problem: underPaidCover must be a number');
     if (coverField.kind === 'ok') {
-      if (compareToInt(coverField.plain, 0) < 0) return legacy(113, 'underPaidCover must not be below 0');
-      if (compareToInt(coverField.plain, UNDERPAID_COVER_MAX) > 0) {
-        return legacy(114, `underPaidCover must not be above ${UNDERPAID_COVER_MAX}`);
+      if (compareToInt(coverField.plain, UNDERPAID_COVER.min) < 0) return legacy(113, `underPaidCover must not be below ${UNDERPAID_COVER.min}`);
+      if (compareToInt(coverField.plain, UNDERPAID_COVER.max) > 0) {
+        return legacy(114, `underPaidCover must not be above ${UNDERPAID_COVER.max}`);
       }
       underPaidCover = coverField.plain.replace(/^-/, '');
     }

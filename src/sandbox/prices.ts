@@ -1,7 +1,9 @@
-// Deterministic prices, rates and display precisions for the sandbox. Every value is a decimal
-// string and every computation is BigInt arithmetic on those digits: no amount or rate ever passes
-// through a JavaScript number.
-import { fromBaseUnits } from '../money/decimal.js';
+// Deterministic prices, rates and balances for the sandbox. Every value is a decimal string and
+// every computation is money/decimal.ts's BigInt arithmetic: no amount or rate ever passes through
+// a JavaScript number. Decimals per asset come from the network registry (payment-uri/).
+import { divideRounded } from '../money/decimal.js';
+import { NETWORK_IDS } from '../payment-uri/networks.js';
+import { assetDecimals } from '../payment-uri/decimals.js';
 
 /** Fixed USD price of one unit of each symbol the sandbox knows (fiat included). */
 const USD_PRICES: Readonly<Record<string, string>> = {
@@ -24,26 +26,6 @@ const USD_PRICES: Readonly<Record<string, string>> = {
   GBP: '1.27',
 };
 
-/** Fiat symbols accepted as a white-label `currency` (never as a `payCurrency`). */
-export const FIAT_CURRENCIES: readonly string[] = ['USD', 'EUR', 'GBP'];
-
-/** Digits after the point to which a pay amount is rounded, per pay asset. */
-const DISPLAY_DECIMALS: Readonly<Record<string, number>> = {
-  BTC: 8,
-  LTC: 8,
-  DOGE: 8,
-  BCH: 8,
-  DASH: 8,
-  USDT: 6,
-  USDC: 6,
-  TRX: 6,
-  SOL: 9,
-  TON: 9,
-  XMR: 12,
-  ETH: 18,
-  BNB: 18,
-  POL: 18,
-};
 
 /**
  * Deterministic wallet balances of the sandbox merchant, one per crypto symbol: several with many
@@ -80,47 +62,19 @@ export function isKnownCurrency(symbol: string): boolean {
   return usdPrice(symbol) !== undefined;
 }
 
-/** Display precision of a pay asset; 8 for an asset missing from the table. */
+/**
+ * Digits a pay amount is rounded to: the asset's fewest decimals over the networks it is on (so the
+ * amount is exact on every one of them; USDT has 6 on most chains, 18 on BNB Smart Chain), capped
+ * at 18; 8 for an asset the registry does not know.
+ */
 export function displayDecimals(symbol: string): number {
-  return own(DISPLAY_DECIMALS, symbol) ?? 8;
+  const known = NETWORK_IDS.map((id) => assetDecimals(id, symbol)).filter((d): d is number => d !== undefined);
+  return known.length === 0 ? 8 : Math.min(18, ...known);
 }
 
 /** The sandbox merchant's balances, in a fixed order. A fresh object each call. */
 export function sandboxBalances(): Record<string, string> {
   return { ...BALANCES };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Exact decimal arithmetic on plain non-negative decimal strings ("123", "0.00038127").
-
-interface Scaled {
-  /** The digits as an integer. */
-  units: bigint;
-  /** Number of digits after the point. */
-  scale: number;
-}
-
-const PLAIN = /^(\d+)(?:\.(\d+))?$/;
-
-function scaled(value: string): Scaled {
-  const m = PLAIN.exec(value);
-  if (!m) throw new RangeError(`not a plain non-negative decimal: ${value}`);
-  const int = m[1] ?? '0';
-  const frac = m[2] ?? '';
-  return { units: BigInt(int + frac), scale: frac.length };
-}
-
-/** Rounds numerator/denominator (both > 0 or numerator = 0) half-up to an integer. */
-function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
-  return (numerator * 2n + denominator) / (denominator * 2n);
-}
-
-/** Exact quotient a/b of two plain decimals as a fraction of BigInts. */
-function fraction(a: string, b: string): { num: bigint; den: bigint } {
-  const x = scaled(a);
-  const y = scaled(b);
-  // a/b = (x.units / 10^x.scale) / (y.units / 10^y.scale)
-  return { num: x.units * 10n ** BigInt(y.scale), den: y.units * 10n ** BigInt(x.scale) };
 }
 
 const RATE_DECIMALS = 8;
@@ -132,13 +86,7 @@ const RATE_MAX_DECIMALS = 40;
  * 8 significant digits (rates below 1, e.g. DOGE→BTC), trailing zeros trimmed.
  */
 export function divideForRate(a: string, b: string): string {
-  const { num, den } = fraction(a, b);
-  if (den === 0n) throw new RangeError('division by zero');
-  if (num === 0n) return '0';
-  const minUnits = 10n ** BigInt(RATE_SIGNIFICANT - 1);
-  let decimals = RATE_DECIMALS;
-  while (decimals < RATE_MAX_DECIMALS && (num * 10n ** BigInt(decimals)) / den < minUnits) decimals++;
-  return fromBaseUnits(roundHalfUp(num * 10n ** BigInt(decimals), den), decimals);
+  return divideRounded(a, b, RATE_DECIMALS, RATE_SIGNIFICANT, RATE_MAX_DECIMALS);
 }
 
 /** Rate from→to: how many `to` one `from` is worth, as a decimal string. Undefined if unknown. */
@@ -147,14 +95,4 @@ export function exchangeRate(from: string, to: string): string | undefined {
   const pt = usdPrice(to);
   if (pf === undefined || pt === undefined) return undefined;
   return divideForRate(pf, pt);
-}
-
-/** a×b rounded half-up to `decimals` places, trailing zeros trimmed (plain non-negative decimals). */
-export function multiplyRounded(a: string, b: string, decimals: number): string {
-  const x = scaled(a);
-  const y = scaled(b);
-  const product = x.units * y.units;
-  const scale = x.scale + y.scale;
-  if (scale <= decimals) return fromBaseUnits(product * 10n ** BigInt(decimals - scale), decimals);
-  return fromBaseUnits(roundHalfUp(product, 10n ** BigInt(scale - decimals)), decimals);
 }

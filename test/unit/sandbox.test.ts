@@ -9,7 +9,8 @@ import {
   startSandbox,
   type RunningSandbox,
 } from '../../src/sandbox/index.js';
-import { divideForRate, exchangeRate, multiplyRounded } from '../../src/sandbox/prices.js';
+import { multiplyRounded } from '../../src/money/decimal.js';
+import { divideForRate, exchangeRate } from '../../src/sandbox/prices.js';
 
 const NOW_MS = 1_750_000_000_123;
 const NOW_S = 1_750_000_000;
