@@ -167,7 +167,7 @@ describe('resolveAsset', () => {
 
   it('has the native decimals of the brief', () => {
     const decimals = Object.fromEntries(Object.values(NETWORKS).map((n) => [n.nativeSymbol, n.nativeDecimals]));
-    expect(decimals).toEqual({ BTC: 8, LTC: 8, DOGE: 8, BCH: 8, DASH: 8, ETH: 18, BNB: 18, POL: 18, TRX: 6, TON: 9, SOL: 9, XMR: 12 });
+    expect(decimals).toEqual({ BTC: 8, LTC: 8, DOGE: 8, BCH: 8, DASH: 8, DGB: 8, ETH: 18, BNB: 18, POL: 18, TRX: 6, TON: 9, SOL: 9, XMR: 12 });
   });
 });
 
@@ -466,6 +466,25 @@ describe('BIP-21 family', () => {
     expect(build('0.00000001', dash, 'Dash', 'DASH').uri).toBe(`dash:${dash}?amount=0.00000001`);
   });
 
+  it('DigiByte: digibyte:<address>?amount=<DGB>, as DigiByte Core writes and reads it', () => {
+    // Addresses from DigiByte Core's src/test/data/key_io_valid.json; URI form from its
+    // src/qt/test/uritests.cpp ("digibyte:<address>?amount=0.001").
+    for (const address of ['DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', 'SefNWSMmXAxc4N8sxHyg8hHXTTU9GojgzX', 'dgb1qhyz5jznu8rxjz6emktwwkz5m0m4gr9q9rvhegc']) {
+      const result = build('12.50000000', address, 'DigiByte Network', 'DGB');
+      expect(result).toMatchObject({ kind: 'bip21', networkId: 'digibyte', networkName: 'DigiByte', amountInUri: true });
+      expect(result.uri).toBe(`digibyte:${address}?amount=12.5`);
+      const decoded = decodeBip21(result.uri, 'digibyte');
+      expect(decoded.address).toBe(address);
+      expect(decoded.options.amount).toBe(12.5);
+    }
+    expect(build('0.001', 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', 'DGB', 'dgb').uri).toBe('digibyte:DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb?amount=0.001');
+    const testnet = deriveSandboxAddress('digibyte', 'trk_1');
+    expect(build('1', testnet, 'DigiByte', 'DGB').uri).toBe(`digibyte:${testnet}?amount=1`);
+    expectProtocolError(() => build('0.000000001', 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', 'DigiByte Network', 'DGB'), /DGB has \(8\)/);
+    expectProtocolError(() => build('1', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'DigiByte Network', 'DGB'), /not valid for DigiByte/);
+    expectProtocolError(() => build('1', '3HKSVVBUvJhetEwuq5UtJvPNAHg48ZGXgM', 'DigiByte Network', 'DGB'), /version byte 0x05/);
+  });
+
   it('leaves a zero amount out of the URI', () => {
     const result = build('0');
     expect(result.uri).toBe(`bitcoin:${btc}`);
@@ -545,7 +564,13 @@ describe('address-only cases', () => {
 
   it('a token on an unknown network → the bare address, no chain guessed', () => {
     const result = buildPaymentUri({ network: 'Avalanche C-Chain', payCurrency: 'USDT', address: EVM_PAYEE, payAmount: '25' });
-    expect(result).toEqual({ uri: EVM_PAYEE, kind: 'address-only', networkId: undefined, networkName: 'Avalanche C-Chain', amountInUri: false });
+    expect(result).toEqual({
+      uri: EVM_PAYEE,
+      kind: 'address-only',
+      networkId: undefined,
+      networkName: 'Avalanche C-Chain',
+      amountInUri: false,
+    });
     const empty = buildPaymentUri({ network: '', payCurrency: 'USDC', address: EVM_PAYEE, payAmount: '25' });
     expect(empty).toMatchObject({ uri: EVM_PAYEE, kind: 'address-only', networkId: undefined, networkName: 'unknown network' });
   });
