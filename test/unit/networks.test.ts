@@ -261,7 +261,7 @@ describe('XRP: a listed symbol without a network name', () => {
     expect(matchNetwork(network, 'XRP')).toBeUndefined();
     expect(resolveAsset(network, 'XRP').kind).toBe('unknown-network');
     const uri = buildPaymentUri({ network, payCurrency: 'XRP', address: classic, payAmount: '12.5' });
-    expect(uri).toMatchObject({ uri: classic, kind: 'address-only', networkId: undefined, amountInUri: false });
+    expect(uri).toMatchObject({ uri: classic, kind: 'address-only', networkId: undefined, amountInUri: false, qr: true });
   });
 
   it.each([`${classic}?dt=1`, `${classic} `, `\u001b[31m${classic}`, `${classic}\u202e`, `xrpl:${classic}?`])('refuses a hostile XRP address %j', (address) => {
