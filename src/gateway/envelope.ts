@@ -1,11 +1,12 @@
 // Decodes a gateway answer whatever its HTTP status: the interface does not show failure statuses,
 // so a refusal may come as HTTP 200 with result ≠ 100 (legacy) or status ≠ 200 (versioned), or as
 // an HTTP error carrying the same envelope. The HTTP status is the fallback when there is no
-// envelope. Pure: RawResponse in, payload object or GwError out.
+// envelope. Pure: RawResponse in, payload object or GwError out. What a legacy result code means,
+// its exit code and its hint come from the one table in result-codes.ts.
 import { ExitCode, GwError, ProtocolError } from '../errors.js';
 import { oneLine, terminalSafe } from '../output/sanitize.js';
 import { isJsonNumber, isJsonObject, parseLossless, type JsonValue } from './json.js';
-import { exitCodeForResult, exitCodeForStatus, RESULT_MEANING } from './result-codes.js';
+import { exitCodeForResult, exitCodeForStatus, resultCode } from './result-codes.js';
 
 export interface RawResponse {
   status: number;
@@ -50,12 +51,21 @@ function looksLikeJson(raw: RawResponse): boolean {
 }
 
 function legacyFailure(body: JsonObject, result: number, httpStatus: number): GwError {
-  const meaning = RESULT_MEANING[result];
+  const entry = resultCode(result);
+  const meaning = entry?.meaning;
   const message = gatewayText(body.message) ?? meaning ?? 'no message';
   const label = meaning !== undefined && meaning.toLowerCase() !== message.toLowerCase() ? `result ${result}: ${meaning}` : `result ${result}`;
-  const exitCode = exitCodeForResult(result);
-  const prefix = exitCode === ExitCode.REFUSED && meaning === undefined ? 'the gateway refused with an unknown result code' : 'the gateway refused';
-  return new GwError(exitCode, `${prefix}: ${message} (${label})`, { result, ...(httpStatus >= 400 && { status: httpStatus }) });
+  const prefix =
+    entry === undefined
+      ? 'the gateway refused with an unknown result code'
+      : entry.kind === 'generic-failure'
+        ? 'the gateway failed'
+        : 'the gateway refused';
+  return new GwError(exitCodeForResult(result), `${prefix}: ${message} (${label})`, {
+    result,
+    ...(httpStatus >= 400 && { status: httpStatus }),
+    ...(entry?.hint !== undefined && { hint: entry.hint }),
+  });
 }
 
 function versionedFailure(body: JsonObject, status: number): GwError {

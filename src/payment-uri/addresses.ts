@@ -91,6 +91,25 @@ const DASH: Base58Family = {
   ]),
   segwitHrps: [],
 };
+/**
+ * DigiByte: github.com/DigiByte-Core/digibyte src/chainparams.cpp — main PUBKEY_ADDRESS 30 (0x1e,
+ * D…), SCRIPT_ADDRESS 63 (0x3f, S…), bech32_hrp "dgb"; test PUBKEY_ADDRESS 126 (0x7e, s…/t…),
+ * SCRIPT_ADDRESS 140 (0x8c, y…), bech32_hrp "dgbt" (signet shares them; regtest's "dgbrt" is not a
+ * payment address). The old P2SH byte 5 (3…, SCRIPT_ADDRESS_OLD, used before 6.16) is NOT accepted:
+ * DigiByte Core's DecodeDestination (src/key_io.cpp) decodes only PUBKEY_ADDRESS and
+ * SCRIPT_ADDRESS, and its own test vectors list a checksum-valid 3… address as invalid
+ * (src/test/data/key_io_invalid.json, commit 6d366241c), so a payer's wallet would refuse it and
+ * it is also Bitcoin's P2SH prefix.
+ */
+const DIGIBYTE: Base58Family = {
+  versions: new Map([
+    [0x1e, 'P2PKH (D…)'],
+    [0x3f, 'P2SH (S…)'],
+    [0x7e, 'testnet P2PKH (s…/t…)'],
+    [0x8c, 'testnet P2SH (y…)'],
+  ]),
+  segwitHrps: ['dgb', 'dgbt'],
+};
 /** Bitcoin Cash legacy addresses share Bitcoin's version bytes (CashAddr is handled separately). */
 const BITCOIN_CASH_LEGACY: Base58Family = { versions: BITCOIN.versions, segwitHrps: [] };
 
@@ -399,6 +418,7 @@ const FORMAT_CHECKS: { readonly [format in AddressFormat]: (address: string) => 
   litecoin: (a) => checkBitcoinLike(LITECOIN, a),
   dogecoin: (a) => checkBitcoinLike(DOGECOIN, a),
   dash: (a) => checkBitcoinLike(DASH, a),
+  digibyte: (a) => checkBitcoinLike(DIGIBYTE, a),
   'bitcoin-cash': checkBitcoinCash,
   evm: checkEvm,
   tron: checkTron,
@@ -440,7 +460,7 @@ function moneroAddress(tag: number, spendKey: Uint8Array, viewKey: Uint8Array): 
 /**
  * A deterministic address for the embedded sandbox, in the network's TESTNET form where it has
  * one, so it can never be mistaken for (or paid on) mainnet: BTC `tb1q…`, LTC `tltc1q…`, DOGE `n…`,
- * BCH `bchtest:q…`, DASH `y…`, TON testnet non-bounceable `0Q…`, XMR stagenet `5…`. Tron, EVM
+ * BCH `bchtest:q…`, DASH `y…`, DGB `dgbt1q…`, TON testnet non-bounceable `0Q…`, XMR stagenet `5…`. Tron, EVM
  * chains and Solana have no testnet address form: Tron `T…`, EIP-55 `0x…`, Solana base58.
  * The key material is sha256 of the network and the seed; it is no one's key.
  */
@@ -458,6 +478,8 @@ export function deriveSandboxAddress(networkId: NetworkId, seed: string): string
       return encodeCashAddr('bchtest', 0, hash20);
     case 'dash':
       return base58checkAddress(0x8c, hash20);
+    case 'digibyte':
+      return bech32.encode('dgbt', [0, ...bech32.toWords(hash20)]);
     case 'evm':
       return toEip55(`0x${bytesToHex(hash20)}`);
     case 'tron':

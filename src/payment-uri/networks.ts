@@ -11,6 +11,7 @@ export type NetworkId =
   | 'dogecoin'
   | 'bitcoin-cash'
   | 'dash'
+  | 'digibyte'
   | 'ethereum'
   | 'bsc'
   | 'polygon'
@@ -23,7 +24,7 @@ export type NetworkId =
 
 /** How a payment on the network is put in a URI (see README-table.md for the source of each). */
 export type UriScheme =
-  | { readonly kind: 'bip21'; readonly scheme: 'bitcoin' | 'litecoin' | 'dogecoin' | 'bitcoincash' | 'dash' }
+  | { readonly kind: 'bip21'; readonly scheme: 'bitcoin' | 'litecoin' | 'dogecoin' | 'bitcoincash' | 'dash' | 'digibyte' }
   | { readonly kind: 'eip681'; readonly chainId: number }
   | { readonly kind: 'solana-pay' }
   | { readonly kind: 'ton-transfer' }
@@ -37,6 +38,7 @@ export type AddressFormat =
   | 'dogecoin'
   | 'bitcoin-cash'
   | 'dash'
+  | 'digibyte'
   | 'evm'
   | 'tron'
   | 'solana'
@@ -118,6 +120,19 @@ export const NETWORKS: { readonly [id in NetworkId]: NetworkInfo } = {
     addressFormat: 'dash',
     aliases: ['dash'],
   },
+  digibyte: {
+    id: 'digibyte',
+    name: 'DigiByte',
+    // BIP-21 with the `digibyte:` scheme, as DigiByte Core's wallet writes and reads it
+    // (github.com/DigiByte-Core/digibyte src/qt/guiutil.cpp formatDigiByteURI / parseDigiByteURI,
+    // src/qt/test/uritests.cpp). 8 decimals: src/amount.h COIN = 100000000.
+    uri: { kind: 'bip21', scheme: 'digibyte' },
+    nativeSymbol: 'DGB',
+    nativeAliases: [],
+    nativeDecimals: 8,
+    addressFormat: 'digibyte',
+    aliases: ['digibyte', 'dgb'],
+  },
   ethereum: {
     id: 'ethereum',
     name: 'Ethereum (ERC-20)',
@@ -136,8 +151,10 @@ export const NETWORKS: { readonly [id in NetworkId]: NetworkInfo } = {
     nativeAliases: [],
     nativeDecimals: 18,
     addressFormat: 'evm',
-    // Not "binancechain" or "bep2": that was the separate BNB Beacon Chain.
-    aliases: ['binancesmartchain', 'bnbsmartchain', 'bsc', 'bep20', 'bnbchain'],
+    // The gateway's own keys for it (facts §3) include BNB and Binance. Not "binancechain",
+    // "bep2" or "bnbbeaconchain": that was the separate BNB Beacon Chain (shut down in 2024), and
+    // not "opbnb", a layer 2 with its own chain id.
+    aliases: ['binancesmartchain', 'bnbsmartchain', 'bsc', 'bep20', 'bnbchain', 'bnb', 'binance'],
   },
   polygon: {
     id: 'polygon',
@@ -286,6 +303,7 @@ const NATIVE_HOME: { readonly [symbol: string]: NetworkId } = {
   DOGE: 'dogecoin',
   BCH: 'bitcoin-cash',
   DASH: 'dash',
+  DGB: 'digibyte',
   XMR: 'monero',
   TRX: 'tron',
   TON: 'ton',
@@ -351,15 +369,61 @@ function singleNetwork(words: readonly string[]): NetworkId | undefined {
 }
 
 /**
- * Maps the gateway's network text to a network, or undefined when it is empty, unknown or names
- * more than one chain. `payCurrency`, when given, may appear in the text ("USDT TRC20").
+ * Network keys that are also a coin's ticker, or, for "binance", a brand that also named the BNB
+ * Beacon Chain. The gateway uses them as keys of the chain whose native coin they are (facts §3:
+ * BNB and Binance for BNB Smart Chain, ETH for Ethereum, TRX for Tron, BTC for Bitcoin), but a
+ * ticker may also just be a coin's name. So when the whole text is such keys and the payCurrency
+ * is a coin that lives natively on ONE other chain only (BTC, TRX, SOL, ETH, … — see NATIVE_HOME),
+ * text and currency contradict each other and the text decides nothing: "BNB" with BTC is not
+ * matched (resolveAsset then falls back to the payCurrency, which stands only if the address is
+ * valid on its chain, and never for ETH from non-empty text). A token (USDT, USDC, SHIB…) or the
+ * chain's own coin confirms the key: "BNB" with USDT or BNB is BNB Smart Chain.
+ */
+const TICKER_KEYS: ReadonlySet<string> = new Set([
+  'btc',
+  'ltc',
+  'doge',
+  'bch',
+  'dash',
+  'dgb',
+  'eth',
+  'bnb',
+  'binance',
+  'matic',
+  'pol',
+  'arb',
+  'trx',
+  'sol',
+  'ton',
+  'xmr',
+]);
+
+/** True when the payCurrency is a single-home native coin whose home is not `id`. */
+function currencyLivesElsewhere(id: NetworkId, symbol: string): boolean {
+  const home = Object.hasOwn(NATIVE_HOME, symbol) ? NATIVE_HOME[symbol] : undefined;
+  if (home === undefined || home === id) return false;
+  const network = NETWORKS[id];
+  return network.nativeSymbol !== symbol && !network.nativeAliases.includes(symbol);
+}
+
+/**
+ * Maps the gateway's network text to a network, or undefined when it is empty, unknown, names
+ * more than one chain, or is only coin tickers that the payCurrency contradicts (TICKER_KEYS).
+ * `payCurrency`, when given, may appear in the text ("USDT TRC20").
  */
 export function matchNetwork(networkText: string, payCurrency = ''): NetworkId | undefined {
   const words = networkWords(networkText);
   const meaningful = words.filter((word) => !FILLER_WORDS.has(word));
-  const symbol = payCurrency.trim().toLowerCase();
-  const withoutSymbol = meaningful.filter((word) => word !== symbol);
-  return singleNetwork(words) ?? singleNetwork(meaningful) ?? singleNetwork(withoutSymbol);
+  const symbol = normalizeSymbol(payCurrency);
+  const lower = symbol.toLowerCase();
+  const withoutSymbol = meaningful.filter((word) => word !== lower);
+  for (const candidate of [words, meaningful, withoutSymbol]) {
+    const id = singleNetwork(candidate);
+    if (id === undefined) continue;
+    const onlyTickers = candidate.every((word) => TICKER_KEYS.has(word));
+    return onlyTickers && currencyLivesElsewhere(id, symbol) ? undefined : id;
+  }
+  return undefined;
 }
 
 /** The payCurrency as gw compares it: trimmed and upper-case. */

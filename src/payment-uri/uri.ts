@@ -6,6 +6,11 @@
 //
 // A zero amount is left out of the URI (amountInUri false): asking a wallet to send 0 is never
 // what a payment means, and an empty amount field makes the payer read the amount gw prints.
+//
+// A deposit memo (the `memo` of the newer API's white-label answer, empty for most coins) goes in
+// the URI where the scheme has a field a wallet attaches to the transaction (TON `text`, Solana
+// Pay `memo`). Where it has none, or the QR would hold only the address, the result says the QR
+// is NOT safe to draw (`qr: false`): a payment sent without its memo cannot be attributed.
 
 import { ProtocolError } from '../errors.js';
 import { oneLine } from '../output/sanitize.js';
@@ -18,6 +23,12 @@ export interface PaymentUriInput {
   payCurrency: string;
   address: string;
   payAmount: string;
+  /**
+   * The deposit memo the gateway sent (newer API `memo`; for other networks also called tag or
+   * comment). Absent, null or '' when the payment needs none. Text only: a memo the gateway sent as
+   * a JSON number must be passed as its digits.
+   */
+  memo?: string | null | undefined;
 }
 
 export interface PaymentUri {
@@ -32,7 +43,55 @@ export interface PaymentUri {
   amountInUri: boolean;
   /** Integer base units (decimal digits) when the URI carries them (wei, token units, nanoton). */
   baseUnits?: string;
+  /** The memo the payer must attach, exactly as the gateway sent it; absent when there is none. */
+  memo?: string;
+  /** True when `uri` carries the memo (TON `text`, Solana Pay `memo`). */
+  memoInUri: boolean;
+  /**
+   * False when neither the QR code nor `uri` may be offered to the payer: the payment needs a memo
+   * that `uri` does not carry, so a wallet would pay without it. Show the address, amount and memo
+   * as text instead, with `qrRefusal`. Always true when there is no memo.
+   */
+  qr: boolean;
+  /** Why the QR must not be drawn, one line for the user (only when `qr` is false). */
+  qrRefusal?: string;
 }
+
+/** A PaymentUri before the memo is settled. */
+type BaseUri = Omit<PaymentUri, 'memo' | 'memoInUri' | 'qr' | 'qrRefusal'>;
+
+/**
+ * The query parameter each kind of URI has for a deposit memo, or undefined when it has none
+ * (README-table.md lists the same, with sources):
+ * - ton-transfer `text`: Tonkeeper wallet-api "Payment URLs" (github.com/tonkeeper/wallet-api,
+ *   `ton://transfer/<address>?amount=<nanocoins>&text=<url-encoded-utf8-text>`) and docs.ton.org
+ *   "Deep links" (`ton://transfer/<ADDRESS>?amount=<AMOUNT>&text=<TEXT>`): the text comment of the
+ *   transfer, which is what TON deposit memos are.
+ * - solana-pay `memo`: Solana Pay specification, transfer request (docs.solanapay.com/spec,
+ *   "Memo": a URL-encoded UTF-8 string the wallet must put in an SPL Memo instruction of the
+ *   payment transaction).
+ * - bip21: none. BIP-21 `label` and `message` describe the payment to the payer; wallets do not
+ *   attach them to the transaction, so they are not deposit memos and are never used as one.
+ * - eip681-*: none. EIP-681 parameters are the transaction's value, gas and the called function's
+ *   arguments; a `transfer` has no memo argument.
+ * - monero: none. The Monero URI scheme (monero-project wallet2 `make_uri`/`parse_uri`) has
+ *   `tx_payment_id`, a 16/64-hex-digit payment ID (standalone payment IDs were phased out of the
+ *   reference wallet in 2019 for integrated addresses), and `tx_description`, a note for the
+ *   payer; neither takes a free-text memo.
+ * - address-only: none, by definition.
+ */
+const MEMO_PARAMETER: { readonly [kind in PaymentUri['kind']]: string | undefined } = {
+  'ton-transfer': 'text',
+  'solana-pay': 'memo',
+  bip21: undefined,
+  'eip681-native': undefined,
+  'eip681-token': undefined,
+  monero: undefined,
+  'address-only': undefined,
+};
+
+/** Far longer than deposit memos and tags in use (digits, short codes); keeps the QR scannable. */
+const MAX_MEMO_LENGTH = 256;
 
 const UNKNOWN_NETWORK_NAME = 'unknown network';
 
@@ -77,12 +136,12 @@ function withQuery(base: string, params: ReadonlyArray<readonly [string, string 
   return query === '' ? base : `${base}?${query}`;
 }
 
-function addressOnly(address: string, networkId: NetworkId | undefined, networkName: string): PaymentUri {
+function addressOnly(address: string, networkId: NetworkId | undefined, networkName: string): BaseUri {
   return { uri: address, kind: 'address-only', networkId, networkName, amountInUri: false };
 }
 
 /** A payment on a network gw does not know: only the generic safety check applies. */
-function unknownNetworkUri(input: PaymentUriInput): PaymentUri {
+function unknownNetworkUri(input: PaymentUriInput): BaseUri {
   const networkName = displayText(input.network) || UNKNOWN_NETWORK_NAME;
   const safety = checkAddressSafety(input.address);
   if (!safety.ok) throw invalidAddress(networkName, safety.reason);
@@ -90,7 +149,7 @@ function unknownNetworkUri(input: PaymentUriInput): PaymentUri {
 }
 
 /** Builds the URI for a known network and an asset whose decimals are known. */
-function assetUri(network: NetworkInfo, token: TokenInfo | undefined, address: string, units: bigint, decimals: number): PaymentUri {
+function assetUri(network: NetworkInfo, token: TokenInfo | undefined, address: string, units: bigint, decimals: number): BaseUri {
   const common = { networkId: network.id, networkName: network.name };
   const hasAmount = units > 0n;
   const decimal = hasAmount ? fromBaseUnits(units, decimals) : undefined;
@@ -152,15 +211,87 @@ function settleGuess(asset: AssetResolution, address: string): AssetResolution {
   return asset;
 }
 
+function badMemo(what: string): ProtocolError {
+  return new ProtocolError(`the gateway sent a payment memo ${what}`, {
+    hint: 'No payment URI or QR code was made for it. Check the payment with the gateway before anyone pays.',
+  });
+}
+
+/**
+ * The memo as it goes to the payer, or undefined for none (absent, null or ''). Refuses what a
+ * payer could not see or type exactly, or a wallet not reproduce: control characters (C0, C1),
+ * invisible format characters (bidi overrides, zero-width joiners and spaces, BOM), line and
+ * paragraph separators, broken UTF-16, only spaces, and more than MAX_MEMO_LENGTH characters.
+ * Error messages never quote the memo.
+ */
+function parseMemo(memo: unknown): string | undefined {
+  if (memo === undefined || memo === null || memo === '') return undefined;
+  if (typeof memo !== 'string') throw badMemo('that is not text');
+  if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(memo)) throw badMemo('with control or invisible characters');
+  if (/\p{Cs}/u.test(memo)) throw badMemo('that is not valid Unicode text');
+  if (memo.trim() === '') throw badMemo('of only spaces, which a payer cannot enter');
+  if ([...memo].length > MAX_MEMO_LENGTH) throw badMemo(`longer than ${MAX_MEMO_LENGTH} characters`);
+  return memo;
+}
+
+/**
+ * Percent-encodes UTF-8 text for a query value: every byte except RFC 3986 unreserved characters
+ * (letters, digits, - . _ ~), so space is %20 and + is %2B. Both memo fields ask for URL-encoded
+ * UTF-8, and this form decodes to the same text with decodeURIComponent and with form decoding
+ * (URLSearchParams, which @solana/pay's parseURL uses, reads a raw + as a space).
+ */
+export function percentEncodeText(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** The URI described for the user, for the reason a QR is withheld. */
+function schemeLabel(base: BaseUri): string {
+  const scheme = base.uri.slice(0, base.uri.indexOf(':') + 1);
+  switch (base.kind) {
+    case 'bip21':
+      return `${scheme} payment URIs (BIP-21) have no field for it`;
+    case 'eip681-native':
+    case 'eip681-token':
+      return 'ethereum: payment URIs (EIP-681) have no field for it';
+    case 'monero':
+      return 'monero: payment URIs have no field for it';
+    default:
+      return 'the QR code would hold only the address';
+  }
+}
+
+/** Puts the memo in the URI where its scheme has a field for it, or withholds the QR. */
+function settleMemo(base: BaseUri, memo: string | undefined): PaymentUri {
+  if (memo === undefined) return { ...base, memoInUri: false, qr: true };
+  const parameter = MEMO_PARAMETER[base.kind];
+  if (parameter !== undefined) {
+    const uri = `${base.uri}${base.uri.includes('?') ? '&' : '?'}${parameter}=${percentEncodeText(memo)}`;
+    return { ...base, uri, memo, memoInUri: true, qr: true };
+  }
+  return {
+    ...base,
+    memo,
+    memoInUri: false,
+    qr: false,
+    qrRefusal: `this payment needs a memo and ${schemeLabel(base)}: a wallet would pay without it and the payment could not be credited, so the payer must enter the address, amount and memo by hand`,
+  };
+}
+
 /**
  * The payment URI for a white-label payment. Throws ProtocolError (exit 76) when the address is not
- * valid for the network, the amount is not a non-negative decimal, or the amount has more decimal
- * places than the asset (it is never rounded).
+ * valid for the network, the amount is not a non-negative decimal, the amount has more decimal
+ * places than the asset (it is never rounded), or the memo is not plain printable text. With a
+ * memo, read `qr`: false means neither the QR nor `uri` may be offered to the payer.
  */
 export function buildPaymentUri(input: PaymentUriInput): PaymentUri {
   for (const field of ['network', 'payCurrency', 'address', 'payAmount'] as const) {
     if (typeof input[field] !== 'string') throw new ProtocolError(`the gateway sent a payment whose ${field} is not text`);
   }
+  const memo = parseMemo(input.memo);
+  return settleMemo(buildBaseUri(input), memo);
+}
+
+function buildBaseUri(input: PaymentUriInput): BaseUri {
   const amount = parseAmount(input.payAmount);
   const asset = settleGuess(resolveAsset(input.network, input.payCurrency), input.address);
   if (asset.kind === 'unknown-network') return unknownNetworkUri(input);

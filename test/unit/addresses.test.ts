@@ -1,5 +1,5 @@
-// Address validation against published vectors (EIP-55, BIP-173/BIP-350, CashAddr spec, known
-// mainnet addresses), hostile input, and the sandbox address derivation.
+// Address validation against published vectors (EIP-55, BIP-173/BIP-350, CashAddr spec, DigiByte
+// Core's key_io vectors, known mainnet addresses), hostile input, and the sandbox address derivation.
 
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -163,6 +163,132 @@ describe('Litecoin, Dogecoin and Dash addresses', () => {
     expect(legacy(0x8c)).toMatch(/^y/);
     expect(legacy(0x13, 0)).toMatch(/^8/);
     expect(ok('dash', legacy(0x00))).toBe(false);
+  });
+});
+
+describe('DigiByte addresses', () => {
+  // DigiByte Core's own vectors: github.com/digibyte/digibyte (branch feature/8.22.0)
+  // src/test/data/key_io_valid.json (public-key rows, main/test/signet) and
+  // src/test/data/key_io_invalid.json (every row), added in commit 6d366241c.
+  const valid: Array<[chain: string, address: string]> = [
+    ['main', 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb'],
+    ['main', 'SefNWSMmXAxc4N8sxHyg8hHXTTU9GojgzX'],
+    ['main', 'DLcJt91uXayS59gHzqWDndxCf3FTFQQg9e'],
+    ['main', 'SgoSBq4oN3PQVmRYEiDxNAaZZbyX1GJz4H'],
+    ['main', 'DK9tEorcu8C8Z666gQc4jHhnUVSGpYEgYZ'],
+    ['main', 'SY7oZueX3D5aDBoDDSiTvxMB8Tt1ngCpLa'],
+    ['main', 'dgb1qhyz5jznu8rxjz6emktwwkz5m0m4gr9q9rvhegc'],
+    ['main', 'dgb1qs6parp27xaccjznw4sruj9nrtuyl3wtraf58ml7nen522da2vxqql3zq6n'],
+    ['main', 'dgb1pva0l3ng2q0gt2t3rqqpqxk5y57l4u0xyryxdslrt76k5u54rvpssjpmuhq'],
+    ['main', 'dgb1zg9eqzn02yp'],
+    ['main', 'dgb1qrgyfmq9pglmuu6jls8rv4r8n5qwe5kf0xzwjxa'],
+    ['main', 'dgb1q6mtxsjp7ftpjqyaxhpz7eu7ar35608n20djpkl5ag75srq9pxslqlmmvkn'],
+    ['main', 'dgb1pp9q7k3zg8qcgyk3flpngrspp56jgha4u9tpqkl0c7mldgkmg56cqkymwqf'],
+    ['main', 'dgb1z876q950tem'],
+    ['test', 'sxnDwNPKaPKZd5ZgJfVfom8cX4ZJkYr1zL'],
+    ['test', 'yf4ztby3Z5cFgxjbTpnwzU2TNxn5oiorbW'],
+    ['test', 'ssWFLqKGQUVxFFT24afLzeRqb5o9jxczwm'],
+    ['test', 'yUn2MDBLqaBUJz28NvMdDy7txNkkQnjtrK'],
+    ['test', 'szAFfvC6Zv1wkhz2botSbAD9N76XKjF2Z8'],
+    ['test', 'yUG4JK2Z8bccu3E961s98jg2xoxMRWJHtq'],
+    ['test', 'dgbt1qznyt7p9zln65ydpuzfq8ksuz4hkvcwdl9qtcty'],
+    ['test', 'dgbt1qu2au468tx43wqwzkhgruhxzksgt2j785kekzsw0hymg7kyzgumtq02uk88'],
+    ['test', 'dgbt1pykapk8r8wlwrl60zwz8rhfy5x3dc3k545utuea798ye2qk6vay9q3l9vt7'],
+    ['test', 'dgbt1r3mj8zr2mx0qfnegalvxspmvj3v3srd47'],
+    ['test', 'dgbt1q67cgvyr0pan5fg8ttu452f3whrppvp7rltkdfa'],
+    ['signet', 't3RJSU3BGXUMgtUpbhjNX4w1BNsNJvnrG5'],
+    ['signet', 'yY8GB7pMc18XSfewBPTp7UZEGgXqfMo3WT'],
+    ['signet', 'dgbt1qxg8h2t6kct02fpd2k8j83d3lw90873pp2alg8z'],
+  ];
+  it.each(valid)('accepts the DigiByte Core %s vector %s', (_chain, address) => {
+    expect(validateAddress('digibyte', address)).toEqual({ ok: true });
+    expect(validateAddress('digibyte', address.toUpperCase()).ok).toBe(address.startsWith('dgb')); // bech32 may be all upper case
+  });
+
+  const invalid = [
+  '', 'x', 'BuTpD3DhWkhqAbTwHsi1HoHMBnEt9FZjXvxoH7rZj69wk7TzaHe2UFNb9kXXn9BXpvsxX1uLe6e',
+  'rwC3GPVK4945qFqKpUBgBsx5kcfUbBK45PvbSdwr7GibPenfTpQ69C3NwkCE5tSStcSwESJsEWK',
+  'nYxto5SAr9Jg9jkNxY8ydPAAtou7qFSaG6gzhLvoWd3cXmMQAhX3z9rv9ps8iFhsM9ck7ShbQBt',
+  'BXhDNzUAgn2BsLwcsosbhrEvWu7xSnxz2bcjL9JrQtoea2nAXGyAm', '56MLT7DyYXRDX2r5L81ii3cBJavX1xwojU7TxZPq21R9aWVckdm',
+  'tc1qx0swud7273f46typschtse4guacfxv7slv2lzn', 'dbt1p26sxm5fchngdq25akkqayhchtxycfmenejhh65e34qd5a5hq073qunpltt',
+  'DGBT13YGUGUSAM9VR4VR8F08JCNVYK9JC4UPVVS5AV7TK6A5ZE7326PG8QEKZRQ5', 'dgbrt1r2vz5eqx3',
+  'dgb1099q62ngz0j7znrwpx2xe7694qkw5ejd0vp4gcfvg8mwpuahrznwrmjxlmkkm7a3qzqw6guce', 'dgbt1dyelee',
+  'dgbrt1qde05564xdgvxgxcsncn69ll0aq3vtk8vgrgq2f6y9u6sjyef7qcpn9qmhe', 'dgb1wvzwq4',
+  'dgbt1qrka9848gz38f76s943zec0kt53hhq63sxcvcmm8lxmx79j3x097sj8rrr9', 'dgbrt1qxhsga52h5383es2ug8THED0j0k28r8vh4e53dw',
+  'dgb1msjz9h', 'DGBT1Q5JTCF3U0DWXJGQKM97HA0VV0T8TYCYJ0LE460L6H9XNXDSYYKRJQ6UVW0M',
+  'dgbrt1qw7d4ycvmtc2q6sxds4hrk0hjl2p9en5g9cqly6', 'dgb1p44dfrqf3v9gvu9dneuff0fcqnhwpy7clft9z6kmec20uctsar2wssl50qv',
+  'dgbt1zhyn73w8ras4wrn52ejavvrdsxgded8gw', 'dgbrt1s65aa9xkmtjskrxspnvt2zl3jwp73dmxrv2l90e',
+  '2fqV3AG8xhoZrfzkkrVm2bwfCaM153jSXRR', '2NhjK4nqqHHVDwMBa8BXxmFxf4NPWYwQAVjRTQP8abX1hMTq5hp3yhyhoGc6P4Kfm1wh6er4ddG2',
+  'niRaCRkBpH4wH6fkLa8ihVrZzrxcQhJ2BY6gTwxSs7FCFJ1eJ5xtLBZaqHSdLaoBPaRHJhKWkq7',
+  'L4gTB4WAtVMUNJtfV4j7EAXnr78fquJudhwm8VqczBeZtSkLze3n',
+  '7tX46qV2VV2ZXCdSnutKfvDgZZK3MuL45NoZgPrmW3T4GNxKXeXHgdbZiTAuNU58LRW1RzUahspTr',
+  '4Duob4QkrvvZPEdzSq3ayoDxiL3UC3tMxRvrcedbh1inyqxCUh6Q2rgxDhYtZbH1njtQDvT4bwF29',
+  '7tzCmvTsuRhdPMQVFdNzpuadsRzAic2ZDY7vUKE238JqgxAbXsdLE5rQEgzD8oBFU3FLBumFSV23K', 'tc1qrxxgq0lmpqey6nzcgvuf8ylarjtm4v2hlesn2g',
+  'dbt1pz2j7678fkc0qnmfn6024j4wllqsuzgzddrvgellzmu9ck7v2g58s3x8h08',
+  'dgbt13zcljpcvgvcfcdnq82sg4yv9n0pwt99zum5rdrrhda65uwmsj24us650ff9', 'dgbrt1rqqw8zctr',
+  'dgbt1qjhfqjv0krcpssxcnzzkrchtq9g4ek03c', 'dgbrt1qwyt2gn5r7lymvqe7ue83e9q3rku9pln4ck923m6l4np6pmg85yg3lx5rkw',
+  'dgb1q64adegjwk720my5ppwccpygggsqr8d68v', 'dgbt1qddl2536ekjgzlmzk9x36vdntp9lwqr3uraqd243cuaxtyujcnv4qtqpvcz',
+  'dgbrt1q2gc5fejygxz8ND37mymh0rvdvqn7jkga3q8c68', 'dgbt1qkp0f0e8za038h4p96nxpr7d5md30gkax7qzwznpjeyj8d6yzcjes4q586g',
+  'dgbrt1qha74p52m6vscnm7nc0gv70uwv3yg749qde4emy', 'dgb1ptpfqmr55jx2nc9h5emg84hqxmwune8gn04qg8t8ft3860ll59zrseq0q36',
+  'DGBT1ZDF0D6M4ZZJ2QPMFPMTWL84HGDCRHN4WQ', 'dgbrt1s58hhcrzwyqx73hfw7rtp0ws7cuk56lrqu53qkg',
+  'PbqZ63SPSEVm664GwG3TnhqGTTdPpgoLS9b9oKasKx8fLzCJ3AvaLXPJQytntVzih5S6ZUGbQRn',
+  'XXodePRAgBnqgq4JibSPeYSw84f28V1J5ohkJtXZQ12ufheQ15ns',
+  '7uXAtffgcLYvQNG7NZg1i8oA8pm6iT2sGZGrdcHvEWVEd4p8Q6u8ykUfJ5giQghD6NbLnYPDHPkDz', 'tc1q87mwrtzg66lf9duemsrkuaqxwj262mr6y87syd',
+  'dbt1pwnacq6jkd68vc7m2w02q39rh98h2cxjr5uvfdg5jj9j6yzu40wzqgj4rhh',
+  'DGBT13D37FN4M04G78L5CTLAEJJUM2MA5JW3JS3TT6PM4PP2TNMPJ7WFWQ7KP0US', 'dgbrt1rac6t35s3',
+  'dgb10t4efssru0fmfeyqnvqdvrd7n296y8q50elnnp8nhks6y9pwupea2n8xzwwujqlqt4g7q00yt', 'dgbt1qv7eyettdmtwexcery8q8kc458ys2nkcg',
+  'dgbrt1qydlhgsfu23wszgpdmw0zcxtvg3k4q9whnvzmz72076z7dxt8eetpjtj6e9', 'dgb1qlaugnz34360w24na9nfdy2v8s5qsln6vg',
+  'dgbt1qw2xv2msfun86vjwu9kalg6ek57h7dc2wzcru26scmmfdfdmcnw5sy977py', 'dgbrt1qfa0eegl7wqmww4l80ha5WET0wxye7y3fregnxy',
+  'dgb1q4yfp50zfadv46mcxjmp650q58dmy6n47y53v3f', 'dgbt1qzemff4ep879kxjphsqc4sws92xw5fdajhzcy436zk0ek04qzcx6qh36dda',
+  'DGBRT1QYAX7G65ZJHWTLRRHAN4ETG4TMC7VW5EACXVEG4', 'dgb1ptntsze62cz75757sz3z7k620xn4gj4k5upzkqgkwlw6jwdw2a8tqu7tm9r',
+  'dgbt1zkygxhnqzrvhzpua7jhaazfjzlgl3dfe8', 'dgbrt1svdqjum35jgtqxxfnktr39j7rtk5pdlk8g23jkw',
+  'SQzMBQJg5NkGASJr8TomStmVmTUy8uUjt6s', 'yUg9YhoD5JbJumLyU7TDr5PipUb4Vr3XZ3s',
+  '2WNEhMWCDn4rAcAaXFbyDLNB2wVaZaj4bwXahVbjMVtRuTGCCYPxhGPrJsasoNAxRXzSKGsmRish',
+  'rtYieQyuPGvmcApn8DMcxB3GkBce53uDzKHoJJkeEozucpTQzDJikDFxV37bfKQaJ7ekAzjqq3W', '3HKSVVBUvJhetEwuq5UtJvPNAHg48ZGXgM',
+  ];
+  it.each(invalid.map((address) => [address]))('refuses the DigiByte Core invalid vector %j', (address) => {
+    expect(ok('digibyte', address)).toBe(false);
+  });
+
+  it('refuses the old P2SH byte 5 (3…): DigiByte Core lists it as invalid and it is Bitcoin\'s P2SH', () => {
+    expect(invalid).toContain('3HKSVVBUvJhetEwuq5UtJvPNAHg48ZGXgM');
+    expect(base58check.decode('3HKSVVBUvJhetEwuq5UtJvPNAHg48ZGXgM')[0]).toBe(0x05); // checksum fine, byte refused
+    expect(ok('digibyte', legacy(0x05))).toBe(false);
+    expect(validateAddress('digibyte', legacy(0x05))).toEqual({ ok: false, reason: expect.stringContaining('version byte 0x05') });
+  });
+
+  it('accepts the chainparams version bytes: D (0x1e), S (0x3f), testnet s/t (0x7e), y (0x8c)', () => {
+    for (const version of [0x1e, 0x3f, 0x7e, 0x8c]) expect(ok('digibyte', legacy(version))).toBe(true);
+    expect(legacy(0x1e)).toMatch(/^D/);
+    expect(legacy(0x3f)).toMatch(/^S/);
+    expect(legacy(0x7e)).toMatch(/^[st]/);
+    expect(legacy(0x8c)).toMatch(/^y/);
+  });
+
+  it('refuses a changed character (bad checksum) in every form', () => {
+    expect(ok('digibyte', corrupt('DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', 20, BASE58))).toBe(false);
+    expect(ok('digibyte', corrupt('SefNWSMmXAxc4N8sxHyg8hHXTTU9GojgzX', 33, BASE58))).toBe(false);
+    expect(ok('digibyte', corrupt('sxnDwNPKaPKZd5ZgJfVfom8cX4ZJkYr1zL', 5, BASE58))).toBe(false);
+    const bech = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+    expect(ok('digibyte', corrupt('dgb1qhyz5jznu8rxjz6emktwwkz5m0m4gr9q9rvhegc', 20, bech))).toBe(false);
+    expect(ok('digibyte', corrupt('dgbt1qznyt7p9zln65ydpuzfq8ksuz4hkvcwdl9qtcty', 30, bech))).toBe(false);
+  });
+
+  it('refuses other coins and DigiByte regtest', () => {
+    expect(ok('digibyte', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa')).toBe(false);
+    expect(ok('digibyte', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4')).toBe(false);
+    expect(ok('digibyte', 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9')).toBe(false);
+    expect(ok('digibyte', legacy(0x30))).toBe(false); // Litecoin L…
+    expect(ok('digibyte', legacy(0x4c))).toBe(false); // Dash X…
+    expect(ok('digibyte', 'dgbrt1qgmzq7xt3pkclw9d6emultxnhj4lumdldzeyypq')).toBe(false);
+    // DigiByte mainnet addresses are no Bitcoin addresses either.
+    expect(ok('bitcoin', 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb')).toBe(false);
+    expect(ok('bitcoin', 'dgb1qhyz5jznu8rxjz6emktwwkz5m0m4gr9q9rvhegc')).toBe(false);
+  });
+
+  it('cannot tell a Dogecoin D… address from a DigiByte one: both chains use P2PKH byte 0x1e', () => {
+    expect(ok('dogecoin', 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb')).toBe(true);
+    expect(ok('digibyte', legacy(0x1e))).toBe(ok('dogecoin', legacy(0x1e)));
   });
 });
 
@@ -338,6 +464,7 @@ describe('hostile addresses', () => {
     ethereum: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
     tron: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
     bitcoin: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+    digibyte: 'dgb1qhyz5jznu8rxjz6emktwwkz5m0m4gr9q9rvhegc',
     'bitcoin-cash': 'bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a',
     ton: 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N',
   };
@@ -402,6 +529,7 @@ describe('deriveSandboxAddress', () => {
     dogecoin: /^n[1-9A-HJ-NP-Za-km-z]{33}$/,
     'bitcoin-cash': /^bchtest:q[02-9ac-hj-np-z]{41}$/,
     dash: /^y[1-9A-HJ-NP-Za-km-z]{33}$/,
+    digibyte: /^dgbt1q[02-9ac-hj-np-z]{38}$/,
     ethereum: /^0x[0-9a-fA-F]{40}$/,
     bsc: /^0x[0-9a-fA-F]{40}$/,
     polygon: /^0x[0-9a-fA-F]{40}$/,

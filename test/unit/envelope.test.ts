@@ -1,13 +1,14 @@
 // Table-driven tests for the gateway answer decoding: src/gateway/envelope.ts (legacy `result` and
 // versioned `status`/`error` envelopes, HTTP fallbacks), src/gateway/result-codes.ts (exit code of
-// every documented refusal) and src/gateway/json.ts (lossless numbers).
+// every documented refusal; the table itself is in result-codes.test.ts) and src/gateway/json.ts
+// (lossless numbers).
 
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, GwError, ProtocolError } from '../../src/errors.js';
 import { decodeEnvelope, gatewayText, integerCode, type EnvelopeStyle, type RawResponse } from '../../src/gateway/envelope.js';
 import { isJsonNumber, isJsonObject, jsonNumber, parseLossless, stringifyLossless } from '../../src/gateway/json.js';
-import { exitCodeForResult, exitCodeForStatus, RESULT_MEANING } from '../../src/gateway/result-codes.js';
+import { exitCodeForResult, exitCodeForStatus, isGenericFailure, RESULT_MEANING } from '../../src/gateway/result-codes.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -44,15 +45,20 @@ describe('result codes', () => {
     [115, ExitCode.DATA],
     [116, ExitCode.DATA],
     [117, ExitCode.DATA],
+    [118, ExitCode.DATA],
+    [119, ExitCode.DATA],
     [120, ExitCode.DATA],
     [121, ExitCode.DATA],
     [122, ExitCode.DATA],
     [123, ExitCode.DATA],
     [124, ExitCode.TEMPFAIL],
+    [125, ExitCode.DATA],
     [126, ExitCode.DATA],
     [127, ExitCode.DATA],
+    [128, ExitCode.DATA],
+    [129, ExitCode.TEMPFAIL],
     [130, ExitCode.DATA],
-    [131, ExitCode.REFUSED],
+    [131, ExitCode.UNAVAILABLE],
     [135, ExitCode.DATA],
     [500, ExitCode.UNAVAILABLE],
     [999, ExitCode.REFUSED],
@@ -63,11 +69,12 @@ describe('result codes', () => {
   });
 
   it('has a meaning for every code the gateway documents', () => {
-    const documented = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 120, 121, 122, 123, 124, 126, 127, 130, 131, 135, 500];
+    const documented = [100, ...Array.from({ length: 31 }, (_, i) => 101 + i), 135, 500]; // 100..131, 135, 500
+    expect(documented).toHaveLength(34);
     expect(Object.keys(RESULT_MEANING).map(Number).sort((a, b) => a - b)).toEqual(documented);
     expect(RESULT_MEANING[102]).toBe('invalid merchant API key');
     expect(RESULT_MEANING[124]).toBe('rate limit exceeded');
-    expect(RESULT_MEANING[100]).toBeUndefined();
+    expect(RESULT_MEANING[100]).toBe('success');
   });
 
   it.each([
@@ -250,12 +257,12 @@ describe('decodeEnvelope: legacy refusals', () => {
     [101, 'Validation problem', ExitCode.DATA, 'the gateway refused: Validation problem (result 101)'],
     [102, 'Invalid merchant API key', ExitCode.NOPERM, 'the gateway refused: Invalid merchant API key (result 102)'],
     [103, 'Bad key', ExitCode.NOPERM, 'the gateway refused: Bad key (result 103: invalid payout API key)'],
-    [104, 'IP', ExitCode.NOPERM, 'the gateway refused: IP (result 104: invalid IP address (the key is locked to other IPs))'],
+    [104, 'IP', ExitCode.NOPERM, 'the gateway refused: IP (result 104: invalid IP address: the key is locked to other IP addresses)'],
     [109, 'Amount too low', ExitCode.DATA, 'the gateway refused: Amount too low (result 109)'],
     [124, 'Slow down', ExitCode.TEMPFAIL, 'the gateway refused: Slow down (result 124: rate limit exceeded)'],
     [130, 'No funds', ExitCode.DATA, 'the gateway refused: No funds (result 130: insufficient balance)'],
-    [131, 'oops', ExitCode.REFUSED, 'the gateway refused: oops (result 131: an error occurred)'],
-    [500, 'down', ExitCode.UNAVAILABLE, 'the gateway refused: down (result 500: internal error at the gateway)'],
+    [131, 'oops', ExitCode.UNAVAILABLE, "the gateway failed: oops (result 131: the gateway's generic failure)"],
+    [500, 'down', ExitCode.UNAVAILABLE, 'the gateway failed: down (result 500: internal error at the gateway)'],
     [777, 'Something new', ExitCode.REFUSED, 'the gateway refused with an unknown result code: Something new (result 777)'],
   ])('result %i → exit %i', (result, message, exit, text) => {
     const error = decodeError(raw(JSON.stringify({ result, message })), 'legacy');
@@ -271,6 +278,109 @@ describe('decodeEnvelope: legacy refusals', () => {
     expect(decodeError(raw('{"result":4242}'), 'legacy').message).toBe(
       'the gateway refused with an unknown result code: no message (result 4242)',
     );
+  });
+
+  // The gateway's real answers that gw used to misread: exact message, exit code, hint, and the
+  // generic-failure flag of the table; never a stack, never more than one line.
+  it.each<[number, string, ExitCode, string, RegExp | undefined, boolean]>([
+    [
+      104,
+      'Invalid IP address',
+      ExitCode.NOPERM,
+      'the gateway refused: Invalid IP address (result 104: invalid IP address: the key is locked to other IP addresses)',
+      /^the key is locked to other IP addresses: add this machine's IP to the key's allowed-IP list in the merchant panel \(the key itself is fine\)$/,
+      false,
+    ],
+    [
+      118,
+      'toAmount cannot be smaller than fromAmount',
+      ExitCode.DATA,
+      'the gateway refused: toAmount cannot be smaller than fromAmount (result 118)',
+      /amount bounds/,
+      false,
+    ],
+    [
+      119,
+      'toDate cannot be earlier than fromDate',
+      ExitCode.DATA,
+      'the gateway refused: toDate cannot be earlier than fromDate (result 119)',
+      /date bounds/,
+      false,
+    ],
+    [
+      125,
+      'The receiver address belongs to the sender',
+      ExitCode.DATA,
+      'the gateway refused: The receiver address belongs to the sender (result 125)',
+      /outside this gateway account/,
+      false,
+    ],
+    [
+      128,
+      'Transfer limit exceeded',
+      ExitCode.DATA,
+      'the gateway refused: Transfer limit exceeded (result 128: transfer limit per transaction exceeded)',
+      /smaller amount/,
+      false,
+    ],
+    [
+      129,
+      'Daily limit exceeded',
+      ExitCode.TEMPFAIL,
+      'the gateway refused: Daily limit exceeded (result 129: total daily transfer limit exceeded)',
+      /after it resets/,
+      false,
+    ],
+    [
+      131,
+      'An error occurred.',
+      ExitCode.UNAVAILABLE,
+      "the gateway failed: An error occurred. (result 131: the gateway's generic failure)",
+      /try again later/,
+      true,
+    ],
+    [
+      135,
+      'Currency is disabled on this network',
+      ExitCode.DATA,
+      'the gateway refused: Currency is disabled on this network (result 135: currency disabled on that network)',
+      /another network/,
+      false,
+    ],
+    [500, 'Internal error', ExitCode.UNAVAILABLE, 'the gateway failed: Internal error (result 500: internal error at the gateway)', /try again later/, true],
+    [777, 'Merchant is on holiday', ExitCode.REFUSED, 'the gateway refused with an unknown result code: Merchant is on holiday (result 777)', undefined, false],
+  ])('the real answer %i → its message, exit code and hint', (result, message, exit, text, hint, generic) => {
+    for (const body of [JSON.stringify({ result, message }), `{"result":"${result}","message":${JSON.stringify(message)}}`]) {
+      const error = decodeError(raw(body), 'legacy', 'the payment request');
+      expect(error.exitCode).toBe(exit);
+      expect(error.message).toBe(text);
+      expect(error.result).toBe(result);
+      expect(isGenericFailure(error.result)).toBe(generic);
+      if (hint === undefined) expect(error.hint).toBeUndefined();
+      else expect(error.hint).toMatch(hint);
+      expect(error.message).not.toMatch(/\n|\s+at\s+\S+\s+\(|Error:/);
+      expect(error.hint ?? '').not.toMatch(/\n/);
+      expect(error).not.toBeInstanceOf(ProtocolError);
+    }
+  });
+
+  it('104 is never told to re-check the key', () => {
+    const error = decodeError(raw('{"result":104,"message":"Invalid IP"}', 403), 'legacy');
+    expect(error.exitCode).toBe(ExitCode.NOPERM);
+    expect(error.status).toBe(403);
+    expect(error.hint).not.toMatch(/check the key/i);
+  });
+
+  it('102 and 103 leave the which-key hint to the client, which knows how the key was set', () => {
+    expect(decodeError(raw('{"result":102,"message":"x"}'), 'legacy').hint).toBeUndefined();
+    expect(decodeError(raw('{"result":103,"message":"x"}'), 'legacy').hint).toBeUndefined();
+  });
+
+  it.each([132, 133, 134, 136, 999, 0, -7])('unknown code %i → exit 1 with the gateway message, no hint', (result) => {
+    const error = decodeError(raw(JSON.stringify({ result, message: 'Something new' })), 'legacy');
+    expect(error.exitCode).toBe(ExitCode.REFUSED);
+    expect(error.message).toBe(`the gateway refused with an unknown result code: Something new (result ${result})`);
+    expect(error.hint).toBeUndefined();
   });
 
   it('keeps the HTTP status when the refusal came with an HTTP error', () => {

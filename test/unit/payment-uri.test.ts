@@ -7,6 +7,7 @@ import { decode as decodeBip21 } from 'bip21';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, ProtocolError } from '../../src/errors.js';
 import { toPlainDecimal } from '../../src/money/decimal.js';
+import { percentEncodeText } from '../../src/payment-uri/uri.js';
 import { deriveSandboxAddress } from '../../src/payment-uri/addresses.js';
 import {
   NETWORKS,
@@ -167,7 +168,7 @@ describe('resolveAsset', () => {
 
   it('has the native decimals of the brief', () => {
     const decimals = Object.fromEntries(Object.values(NETWORKS).map((n) => [n.nativeSymbol, n.nativeDecimals]));
-    expect(decimals).toEqual({ BTC: 8, LTC: 8, DOGE: 8, BCH: 8, DASH: 8, ETH: 18, BNB: 18, POL: 18, TRX: 6, TON: 9, SOL: 9, XMR: 12 });
+    expect(decimals).toEqual({ BTC: 8, LTC: 8, DOGE: 8, BCH: 8, DASH: 8, DGB: 8, ETH: 18, BNB: 18, POL: 18, TRX: 6, TON: 9, SOL: 9, XMR: 12 });
   });
 });
 
@@ -466,6 +467,25 @@ describe('BIP-21 family', () => {
     expect(build('0.00000001', dash, 'Dash', 'DASH').uri).toBe(`dash:${dash}?amount=0.00000001`);
   });
 
+  it('DigiByte: digibyte:<address>?amount=<DGB>, as DigiByte Core writes and reads it', () => {
+    // Addresses from DigiByte Core's src/test/data/key_io_valid.json; URI form from its
+    // src/qt/test/uritests.cpp ("digibyte:<address>?amount=0.001").
+    for (const address of ['DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', 'SefNWSMmXAxc4N8sxHyg8hHXTTU9GojgzX', 'dgb1qhyz5jznu8rxjz6emktwwkz5m0m4gr9q9rvhegc']) {
+      const result = build('12.50000000', address, 'DigiByte Network', 'DGB');
+      expect(result).toMatchObject({ kind: 'bip21', networkId: 'digibyte', networkName: 'DigiByte', amountInUri: true });
+      expect(result.uri).toBe(`digibyte:${address}?amount=12.5`);
+      const decoded = decodeBip21(result.uri, 'digibyte');
+      expect(decoded.address).toBe(address);
+      expect(decoded.options.amount).toBe(12.5);
+    }
+    expect(build('0.001', 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', 'DGB', 'dgb').uri).toBe('digibyte:DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb?amount=0.001');
+    const testnet = deriveSandboxAddress('digibyte', 'trk_1');
+    expect(build('1', testnet, 'DigiByte', 'DGB').uri).toBe(`digibyte:${testnet}?amount=1`);
+    expectProtocolError(() => build('0.000000001', 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', 'DigiByte Network', 'DGB'), /DGB has \(8\)/);
+    expectProtocolError(() => build('1', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'DigiByte Network', 'DGB'), /not valid for DigiByte/);
+    expectProtocolError(() => build('1', '3HKSVVBUvJhetEwuq5UtJvPNAHg48ZGXgM', 'DigiByte Network', 'DGB'), /version byte 0x05/);
+  });
+
   it('leaves a zero amount out of the URI', () => {
     const result = build('0');
     expect(result.uri).toBe(`bitcoin:${btc}`);
@@ -503,6 +523,8 @@ describe('Solana Pay, TON and Monero', () => {
       networkName: 'TON',
       amountInUri: true,
       baseUnits: '1500000000',
+      memoInUri: false,
+      qr: true,
     });
     const raw = '0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8';
     expect(buildPaymentUri({ network: 'TON', payCurrency: 'TON', address: raw, payAmount: '1' }).uri).toBe(`ton://transfer/${raw}?amount=1000000000`);
@@ -517,7 +539,7 @@ describe('Solana Pay, TON and Monero', () => {
   it('TON: a jetton (USDT on TON) has no agreed link form → address-only', () => {
     const address = deriveSandboxAddress('ton', 'jetton');
     const result = buildPaymentUri({ network: 'TON Network', payCurrency: 'USDT', address, payAmount: '10' });
-    expect(result).toEqual({ uri: address, kind: 'address-only', networkId: 'ton', networkName: 'TON', amountInUri: false });
+    expect(result).toEqual({ uri: address, kind: 'address-only', networkId: 'ton', networkName: 'TON', amountInUri: false, memoInUri: false, qr: true });
   });
 
   it('Monero: tx_amount in XMR with up to 12 decimals', () => {
@@ -538,6 +560,8 @@ describe('address-only cases', () => {
       networkId: 'tron',
       networkName: 'Tron (TRC-20)',
       amountInUri: false,
+      memoInUri: false,
+      qr: true,
     });
     expectProtocolError(() => buildPaymentUri({ network: 'Tron', payCurrency: 'USDT', address, payAmount: '25.1234567' }), /USDT has \(6\)/);
     expectProtocolError(() => buildPaymentUri({ network: 'Tron', payCurrency: 'USDT', address: EVM_PAYEE, payAmount: '1' }), /Tron/);
@@ -545,7 +569,15 @@ describe('address-only cases', () => {
 
   it('a token on an unknown network → the bare address, no chain guessed', () => {
     const result = buildPaymentUri({ network: 'Avalanche C-Chain', payCurrency: 'USDT', address: EVM_PAYEE, payAmount: '25' });
-    expect(result).toEqual({ uri: EVM_PAYEE, kind: 'address-only', networkId: undefined, networkName: 'Avalanche C-Chain', amountInUri: false });
+    expect(result).toEqual({
+      uri: EVM_PAYEE,
+      kind: 'address-only',
+      networkId: undefined,
+      networkName: 'Avalanche C-Chain',
+      amountInUri: false,
+      memoInUri: false,
+      qr: true,
+    });
     const empty = buildPaymentUri({ network: '', payCurrency: 'USDC', address: EVM_PAYEE, payAmount: '25' });
     expect(empty).toMatchObject({ uri: EVM_PAYEE, kind: 'address-only', networkId: undefined, networkName: 'unknown network' });
   });
@@ -601,5 +633,147 @@ describe('payAmount validation', () => {
   it('does not echo control characters from a bad amount', () => {
     const error = expectProtocolError(() => buildPaymentUri(input('1\u001b[31m')));
     expect(error.message).not.toContain('\u001b');
+  });
+});
+
+describe('deposit memo', () => {
+  const ton = 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N';
+  const sol = 'mvines9iiHiQTysrwkJjGf2gb9Ex9jXJX8ns3qwf2kN'; // the Solana Pay specification's example recipient
+  const memos = ['ABC123', '104857600', 'order 42', 'a+b=c&d', 'Zürich 東京 😀', "it's (ok)*!", '100%', '#tag?x/y', ' padded ', 'x'.repeat(256)];
+
+  /** The raw value of a query parameter, still percent-encoded. */
+  const rawValue = (uri: string, key: string): string | undefined => rawParam(uri, key);
+
+  it.each(memos.map((memo) => [memo]))('TON: %j goes in text=, strictly percent-encoded, and decodes back', (memo) => {
+    const result = buildPaymentUri({ network: 'TON Network', payCurrency: 'TON', address: ton, payAmount: '1.5', memo });
+    expect(result).toMatchObject({ kind: 'ton-transfer', memo, memoInUri: true, qr: true, amountInUri: true });
+    expect(result.qrRefusal).toBeUndefined();
+    expect(result.uri.startsWith(`ton://transfer/${ton}?amount=1500000000&text=`)).toBe(true);
+    const raw = rawValue(result.uri, 'text') ?? '';
+    expect(raw).toMatch(/^(?:[A-Za-z0-9._~-]|%[0-9A-F]{2})+$/); // only unreserved characters and %XX
+    expect(decodeURIComponent(raw)).toBe(memo);
+    const url = new URL(result.uri);
+    expect(url.protocol).toBe('ton:');
+    expect(url.host).toBe('transfer');
+    expect(url.pathname).toBe(`/${ton}`);
+    expect(url.searchParams.get('text')).toBe(memo); // form decoding too: a + would have become a space
+    expect(url.searchParams.get('amount')).toBe('1500000000');
+  });
+
+  it.each(memos.map((memo) => [memo]))('Solana Pay: %j goes in memo=, after amount and spl-token, and decodes back', (memo) => {
+    for (const [payCurrency, mint] of [
+      ['SOL', undefined],
+      ['USDC', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'],
+    ] as const) {
+      const result = buildPaymentUri({ network: 'Solana Network', payCurrency, address: sol, payAmount: '1', memo });
+      expect(result).toMatchObject({ kind: 'solana-pay', memo, memoInUri: true, qr: true });
+      const url = new URL(result.uri);
+      expect(url.protocol).toBe('solana:');
+      expect(url.pathname).toBe(sol);
+      expect(url.searchParams.get('memo')).toBe(memo);
+      expect(url.searchParams.get('amount')).toBe('1');
+      expect(url.searchParams.get('spl-token')).toBe(mint ?? null);
+      expect([...url.searchParams.keys()]).toEqual(mint ? ['amount', 'spl-token', 'memo'] : ['amount', 'memo']);
+      expect(decodeURIComponent(rawValue(result.uri, 'memo') ?? '')).toBe(memo);
+    }
+  });
+
+  it('matches the published forms: Solana Pay spec memo=OrderId12345, TON text=Hello%20TON', () => {
+    // Solana Pay spec example: solana:mvines9i…?amount=1&label=Michael&message=…&memo=OrderId12345
+    // (gw writes no label or message).
+    expect(buildPaymentUri({ network: 'Solana', payCurrency: 'SOL', address: sol, payAmount: '1', memo: 'OrderId12345' }).uri).toBe(
+      `solana:${sol}?amount=1&memo=OrderId12345`,
+    );
+    // TON deep links: ton://transfer/<address>?amount=<nanotons>&text=<url-encoded-utf8-text>.
+    expect(buildPaymentUri({ network: 'TON', payCurrency: 'TON', address: ton, payAmount: '1', memo: 'Hello TON' }).uri).toBe(
+      `ton://transfer/${ton}?amount=1000000000&text=Hello%20TON`,
+    );
+  });
+
+  it('a memo with no amount still goes in the link', () => {
+    expect(buildPaymentUri({ network: 'TON', payCurrency: 'TON', address: ton, payAmount: '0', memo: 'm 1' }).uri).toBe(`ton://transfer/${ton}?text=m%201`);
+    expect(buildPaymentUri({ network: 'Solana', payCurrency: 'SOL', address: sol, payAmount: '0', memo: 'm' }).uri).toBe(`solana:${sol}?memo=m`);
+  });
+
+  // Every scheme without a memo field, and every address-only QR: the QR must not be drawn.
+  it.each<[string, PaymentUriInput, PaymentUri['kind'], RegExp]>([
+    ['BIP-21 bitcoin:', { network: 'Bitcoin Network', payCurrency: 'BTC', address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', payAmount: '0.1' }, 'bip21', /bitcoin: payment URIs \(BIP-21\)/],
+    ['BIP-21 litecoin:', { network: 'Litecoin Network', payCurrency: 'LTC', address: deriveSandboxAddress('litecoin', 'm'), payAmount: '1' }, 'bip21', /litecoin: payment URIs/],
+    ['BIP-21 dogecoin:', { network: 'Dogecoin Network', payCurrency: 'DOGE', address: deriveSandboxAddress('dogecoin', 'm'), payAmount: '1' }, 'bip21', /dogecoin:/],
+    ['BIP-21 bitcoincash:', { network: 'Bitcoin Cash Network', payCurrency: 'BCH', address: 'bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a', payAmount: '1' }, 'bip21', /bitcoincash:/],
+    ['BIP-21 dash:', { network: 'Dash', payCurrency: 'DASH', address: deriveSandboxAddress('dash', 'm'), payAmount: '1' }, 'bip21', /dash:/],
+    ['BIP-21 digibyte:', { network: 'DigiByte Network', payCurrency: 'DGB', address: 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', payAmount: '1' }, 'bip21', /digibyte:/],
+    ['EIP-681 native', { network: 'Ethereum Network', payCurrency: 'ETH', address: EVM_PAYEE, payAmount: '1' }, 'eip681-native', /EIP-681/],
+    ['EIP-681 token', { network: 'BSC', payCurrency: 'USDT', address: EVM_PAYEE, payAmount: '1' }, 'eip681-token', /EIP-681/],
+    ['Monero', { network: 'Monero', payCurrency: 'XMR', address: deriveSandboxAddress('monero', 'm'), payAmount: '1' }, 'monero', /monero:/],
+    ['Tron (address only)', { network: 'Tron Network', payCurrency: 'USDT', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', payAmount: '1' }, 'address-only', /only the address/],
+    ['TON jetton (address only)', { network: 'TON Network', payCurrency: 'USDT', address: ton, payAmount: '1' }, 'address-only', /only the address/],
+    ['Solana unlisted token (address only)', { network: 'Solana', payCurrency: 'BONK', address: sol, payAmount: '1' }, 'address-only', /only the address/],
+    ['XRP, unknown network (destination tag)', { network: 'XRP', payCurrency: 'XRP', address: 'rN7n7otQDd6FczFgLdSqtcsAUxDkw6fzRH', payAmount: '1' }, 'address-only', /only the address/],
+  ])('%s + memo → not drawable, with the reason; the URI does not pretend to carry it', (_label, input, kind, scheme) => {
+    const memo = '2975168049';
+    const plain = buildPaymentUri(input);
+    expect(plain).toMatchObject({ kind, qr: true, memoInUri: false });
+    expect(plain.memo).toBeUndefined();
+    const result = buildPaymentUri({ ...input, memo });
+    expect(result).toMatchObject({ kind, memo, memoInUri: false, qr: false });
+    expect(result.uri).toBe(plain.uri); // unchanged: no label=, message=, tx_payment_id=… standing in for the memo
+    expect(result.uri).not.toContain(memo);
+    expect(result.uri).not.toMatch(/[?&](?:label|message|memo|text|tx_payment_id|tx_description)=/);
+    expect(result.qrRefusal).toMatch(scheme);
+    expect(result.qrRefusal).toMatch(/needs a memo/);
+    expect(result.qrRefusal).toMatch(/could not be credited/);
+    expect(result.qrRefusal).not.toContain(memo);
+    expect(result.qrRefusal).not.toMatch(/\n/);
+  });
+
+  it.each([undefined, null, ''])('no memo (%j) → drawable, no memo fields', (memo) => {
+    const result = buildPaymentUri({ network: 'Bitcoin', payCurrency: 'BTC', address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', payAmount: '1', memo });
+    expect(result).toMatchObject({ qr: true, memoInUri: false });
+    expect('memo' in result).toBe(false);
+    expect('qrRefusal' in result).toBe(false);
+  });
+
+  it.each<[string, unknown]>([
+    ['NUL', 'a\u0000b'],
+    ['newline', '123\n456'],
+    ['carriage return', '123\r'],
+    ['tab', '1\t2'],
+    ['escape sequence', '\u001b[31m42'],
+    ['DEL', '42\u007f'],
+    ['C1 NEL', '42\u0085'],
+    ['C1 CSI', '\u009b31m42'],
+    ['bidi override', 'abc\u202edef'],
+    ['zero-width space', '42\u200b'],
+    ['byte-order mark', '\ufeff42'],
+    ['line separator', '4\u20282'],
+    ['paragraph separator', '4\u20292'],
+    ['lone surrogate', 'a\ud800b'],
+    ['only spaces', '   '],
+    ['too long', 'x'.repeat(257)],
+    ['a number', 2975168049],
+    ['an object', { tag: 1 }],
+  ])('refuses a memo with %s (ProtocolError, exit 76, memo not echoed)', (_label, memo) => {
+    for (const network of ['TON', 'Bitcoin']) {
+      const input = network === 'TON'
+        ? { network, payCurrency: 'TON', address: ton, payAmount: '1' }
+        : { network, payCurrency: 'BTC', address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', payAmount: '1' };
+      const error = expectProtocolError(() => buildPaymentUri({ ...input, memo: memo as string }), /memo/);
+      if (typeof memo === 'string' && memo.trim() !== '') expect(error.message).not.toContain(memo);
+      expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    }
+  });
+});
+
+describe('percentEncodeText', () => {
+  it('keeps only RFC 3986 unreserved characters and round-trips every printable ASCII character', () => {
+    const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
+    const encoded = percentEncodeText(ascii);
+    expect(encoded).toMatch(/^(?:[A-Za-z0-9._~-]|%[0-9A-F]{2})+$/);
+    expect(decodeURIComponent(encoded)).toBe(ascii);
+    expect(new URLSearchParams(`x=${encoded}`).get('x')).toBe(ascii);
+    expect(percentEncodeText(' +&=?#/%')).toBe('%20%2B%26%3D%3F%23%2F%25');
+    expect(percentEncodeText("!'()*")).toBe('%21%27%28%29%2A');
+    expect(percentEncodeText('é😀')).toBe('%C3%A9%F0%9F%98%80');
   });
 });
