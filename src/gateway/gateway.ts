@@ -5,9 +5,11 @@
 // Every string the gateway sent is Untrusted (terminal-safe when printed), every amount a Decimal
 // (exact digits), so a command cannot print gateway text unsafely or round money by accident.
 // Field names are the interface document's (camelCase): they are gw's JSON output contract.
+import type { PaymentState } from '../domain/payment-status.js';
 import type { Decimal } from '../money/decimal.js';
 import type { Untrusted } from '../output/untrusted.js';
 import type { RawResponse } from './envelope.js';
+import type { OutputObject } from './read.js';
 import type { TransportRequest } from './transport.js';
 
 export interface PaymentRequest {
@@ -65,6 +67,75 @@ export interface Balance {
   amount: Decimal;
 }
 
+/** One blockchain transaction of a payment (the newer API lists them; the legacy inquiry gives one txID). */
+export interface PaymentTransaction {
+  txID: Untrusted | null;
+  amount: Decimal | null;
+  currency: Untrusted | null;
+  network: Untrusted | null;
+  address: Untrusted | null;
+  status: Untrusted | null;
+  confirmations: Scalar | null;
+  date: Scalar | null;
+}
+
+/**
+ * A payment as the status (inquiry) and history answers describe it. `status` is gw's one
+ * vocabulary (src/domain/payment-status.ts); `gatewayStatus` the text the gateway sent.
+ */
+export interface PaymentInfo {
+  trackId: Untrusted;
+  status: PaymentState;
+  gatewayStatus: Untrusted | null;
+  type: Untrusted | null;
+  amount: Decimal | null;
+  currency: Untrusted | null;
+  payAmount: Decimal | null;
+  payCurrency: Untrusted | null;
+  network: Untrusted | null;
+  address: Untrusted | null;
+  txID: Untrusted | null;
+  email: Untrusted | null;
+  orderId: Untrusted | null;
+  description: Untrusted | null;
+  /** When the payment was created, paid, and when it expires (Unix seconds in practice). */
+  date: Scalar | null;
+  payDate: Scalar | null;
+  expiredAt: Scalar | null;
+  txs: PaymentTransaction[];
+  /**
+   * Every field the gateway sent, under the interface's (camelCase) names, amounts as exact
+   * decimal strings: what `--json` prints, with `status` and `gatewayStatus` set by gw.
+   */
+  fields: Readonly<OutputObject>;
+}
+
+/** History filters; every one optional. Amount bounds compare with the requested amount. */
+export interface PaymentFilter {
+  status?: PaymentState;
+  orderId?: string;
+  trackId?: string;
+  currency?: string;
+  payCurrency?: string;
+  network?: string;
+  /** Created at or after / at or before. */
+  from?: Date;
+  to?: Date;
+  minAmount?: Decimal;
+  maxAmount?: Decimal;
+  /** 1-based. */
+  page?: number;
+  size?: number;
+}
+
+export interface PaymentPage {
+  payments: PaymentInfo[];
+  /** 1-based page number of this page, the number of pages and of payments in all. */
+  page: number;
+  pages: number;
+  total: number;
+}
+
 /** Which accepted-currencies endpoint: the default, or the interface's legacy one (`--legacy`). */
 export type CurrenciesEndpoint = 'default' | 'legacy';
 
@@ -77,6 +148,10 @@ export interface GatewayClient {
   balances(currency?: string): Promise<Balance[]>;
   /** How many `to` one `from` is worth. */
   rate(from: string, to: string): Promise<Decimal>;
+  /** One payment's state (inquiry). */
+  paymentInfo(trackId: string): Promise<PaymentInfo>;
+  /** One page of the payment history. */
+  payments(filter: PaymentFilter): Promise<PaymentPage>;
 }
 
 /** What a client needs from the transport (tests give a scripted one). */

@@ -60,3 +60,44 @@ export function readSymbolList(value: JsonValue | undefined, what: string): Untr
     throw shapeError(what, 'a currency in the list is not a symbol');
   });
 }
+
+/** Fields that hold money: written as exact decimal strings in JSON output, whatever the gateway sent. */
+const AMOUNT_FIELDS: ReadonlySet<string> = new Set([
+  'amount',
+  'payAmount',
+  'rate',
+  'underPaidCover',
+  'value',
+  'sentValue',
+  'sentAmount',
+  'receivedAmount',
+  'balance',
+]);
+
+/**
+ * A decoded JSON value made fit for gw's JSON output: strings Untrusted, numbers in money fields
+ * exact decimal strings, other numbers numbers when exactly representable (else their digits),
+ * objects and arrays converted throughout.
+ */
+export type OutputValue = null | boolean | number | Untrusted | Decimal | OutputObject | OutputValue[];
+export interface OutputObject {
+  [key: string]: OutputValue;
+}
+
+export function outputValue(value: JsonValue, key = ''): OutputValue {
+  if (typeof value === 'string') return Untrusted.of(value);
+  if (isJsonNumber(value)) {
+    if (AMOUNT_FIELDS.has(key)) return Decimal.fromLiteral(value.value) ?? Untrusted.of(value.value);
+    const scalar = readScalar(value);
+    return scalar === null ? null : scalar;
+  }
+  if (Array.isArray(value)) return value.map((item) => outputValue(item, key));
+  if (isJsonObject(value)) return outputObject(value);
+  return value;
+}
+
+export function outputObject(object: JsonObject, skip: readonly string[] = []): OutputObject {
+  const out: OutputObject = Object.create(null) as OutputObject;
+  for (const [key, value] of Object.entries(object)) if (!skip.includes(key)) out[key] = outputValue(value, key);
+  return out;
+}

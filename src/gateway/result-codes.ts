@@ -146,10 +146,3 @@ export function exitCodeForStatus(status: number): ExitCode {
   return ExitCode.REFUSED;
 }
 
-/**
- * The gateway's generic failures (131 "An error occurred", 500): closer to an HTTP 500 than to a
- * refusal, so a request that got one may have had its effect (a payment may exist).
- */
-export function isGenericFailure(result: number): boolean {
-  return result === 131 || result === 500;
-}

@@ -405,3 +405,122 @@ describe('LegacyGateway: refusals', () => {
     await expect(gw.acceptedCurrencies('legacy')).rejects.toBe(boom);
   });
 });
+
+describe('LegacyGateway: payment status and history', () => {
+  const INQUIRY =
+    '{"result":100,"message":"ok","trackId":"184729305","status":"Paid","type":"payment","amount":"25","currency":"USD",' +
+    '"payAmount":25.000000000000000001,"payCurrency":"USDT","network":"Tron Network","address":"TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe",' +
+    '"txID":"abc123","email":"","orderId":"ORD-7","description":"","feePaidByPayer":0,"underPaidCover":2.5,"date":"1700000000","payDate":1700000300}';
+
+  it('paymentInfo: POST /merchants/inquiry with the merchant key and an all-digit track id as a JSON integer', async () => {
+    const { fake, gw } = client([json(INQUIRY)]);
+    const info = await gw.paymentInfo('184729305');
+    expect(fake.requests).toEqual([{ method: 'POST', path: '/merchants/inquiry', json: `{"merchant":"${MERCHANT}","trackId":184729305}`, idempotent: true }]);
+    expect(info.status).toBe('paid');
+    expect(info.gatewayStatus?.raw()).toBe('Paid');
+    expect(info.payAmount?.toString()).toBe('25.000000000000000001');
+    expect(info.txID?.raw()).toBe('abc123');
+  });
+
+  it.each([
+    ['sbx1abc', '"sbx1abc"'],
+    ['0123', '"0123"'],
+    ['123456789012345678901234567890', '123456789012345678901234567890'],
+  ])('paymentInfo: track id %j goes out as %s', async (trackId, literal) => {
+    const { fake, gw } = client([json(INQUIRY)]);
+    await gw.paymentInfo(trackId);
+    expect(fake.requests[0]?.json).toBe(`{"merchant":"${MERCHANT}","trackId":${literal}}`);
+  });
+
+  it('paymentInfo: --json fields are every field sent, under its own name, amounts as exact strings, status normalised', async () => {
+    const { gw } = client([json(INQUIRY)]);
+    const info = await gw.paymentInfo('184729305');
+    expect(plain(info.fields)).toEqual({
+      trackId: '184729305',
+      status: 'paid',
+      gatewayStatus: 'Paid',
+      type: 'payment',
+      amount: '25',
+      currency: 'USD',
+      payAmount: '25.000000000000000001',
+      payCurrency: 'USDT',
+      network: 'Tron Network',
+      address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
+      txID: 'abc123',
+      email: '',
+      orderId: 'ORD-7',
+      description: '',
+      feePaidByPayer: 0,
+      underPaidCover: '2.5',
+      date: '1700000000',
+      payDate: 1700000300,
+    });
+  });
+
+  it.each([
+    ['Waiting', 'waiting'],
+    ['paying', 'confirming'],
+    ['Manual_accept', 'paid'],
+    ['UNDERPAID', 'underpaid'],
+    ['Refunding', 'refunded'],
+    ['Something new', 'unknown'],
+  ])('paymentInfo: gateway status %j is %j', async (gatewayStatus, status) => {
+    const { gw } = client([json({ result: 100, trackId: '1', status: gatewayStatus })]);
+    expect((await gw.paymentInfo('1')).status).toBe(status);
+  });
+
+  it('payments: POST /merchants/list with every filter in the gateway\'s names, dates as Unix seconds, the status in its spelling', async () => {
+    const { fake, gw } = client([json({ result: 100, data: [JSON.parse(INQUIRY)], meta: { page: 2, last_page: 3, total: 41 } })]);
+    const page = await gw.payments({
+      status: 'paid',
+      orderId: 'ORD-7',
+      trackId: '184729305',
+      currency: 'USD',
+      payCurrency: 'USDT',
+      network: 'Tron Network',
+      from: new Date(1_700_000_000_000),
+      to: new Date(1_700_086_400_000),
+      minAmount: d('10'),
+      maxAmount: d('99.5'),
+      page: 2,
+      size: 20,
+    });
+    expect(fake.requests[0]?.path).toBe('/merchants/list');
+    expect(JSON.parse(fake.requests[0]?.json ?? '')).toEqual({
+      merchant: MERCHANT,
+      trackId: 184729305,
+      orderId: 'ORD-7',
+      status: 'Paid',
+      currency: 'USD',
+      payCurrency: 'USDT',
+      network: 'Tron Network',
+      fromDate: 1700000000,
+      toDate: 1700086400,
+      fromAmount: 10,
+      toAmount: 99.5,
+      size: 20,
+      page: 2,
+    });
+    expect(page).toMatchObject({ page: 2, pages: 3, total: 41 });
+    expect(page.payments.map((p) => p.status)).toEqual(['paid']);
+  });
+
+  it.each([
+    ['data as an array, meta beside it', { result: 100, data: [{ trackId: '1', status: 'Paid' }], meta: { page: 1, last_page: 1, total: 1 } }, { page: 1, pages: 1, total: 1 }],
+    ['list with paging at the top level', { result: 100, list: [{ trackId: '1' }], page: 3, pages: 5, total: 90 }, { page: 3, pages: 5, total: 90 }],
+    ['data.list with data.meta', { result: 100, data: { list: [{ trackId: '1' }], meta: { page: '2', last_page: '2', total: '21' } } }, { page: 2, pages: 2, total: 21 }],
+    ['no paging at all', { result: 100, data: [{ trackId: '1' }, { trackId: '2' }] }, { page: 1, pages: 1, total: 2 }],
+  ])('payments: reads %s', async (_name, body, paging) => {
+    const { gw } = client([json(body)]);
+    expect(await gw.payments({})).toMatchObject(paging);
+  });
+
+  it.each([
+    ['no list', { result: 100 }, 'no list of payments'],
+    ['an entry that is not an object', { result: 100, data: ['x'] }, 'a payment in the list is not an object'],
+    ['an entry without a track id', { result: 100, data: [{ status: 'Paid' }] }, 'no trackId'],
+  ])('payments: refuses %s (exit 76)', async (_name, body, detail) => {
+    const { gw } = client([json(body)]);
+    await expect(gw.payments({})).rejects.toMatchObject({ exitCode: 76, message: expect.stringContaining(detail) });
+  });
+});

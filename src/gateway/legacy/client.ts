@@ -4,11 +4,33 @@ import { ConfigError, ExitCode, GwError } from '../../errors.js';
 import type { Decimal } from '../../money/decimal.js';
 import type { Untrusted } from '../../output/untrusted.js';
 import { decodeEnvelope, type EnvelopeStyle } from '../envelope.js';
-import type { Balance, CurrenciesEndpoint, GatewayClient, HttpTransport, KeySetting, Keys, Payment, PaymentRequest } from '../gateway.js';
+import { legacyStatusName } from '../../domain/payment-status.js';
+import type {
+  Balance,
+  CurrenciesEndpoint,
+  GatewayClient,
+  HttpTransport,
+  KeySetting,
+  Keys,
+  Payment,
+  PaymentFilter,
+  PaymentInfo,
+  PaymentPage,
+  PaymentRequest,
+} from '../gateway.js';
+import type { LosslessNumber } from 'lossless-json';
 import { jsonNumber, stringifyLossless } from '../json.js';
 import type { JsonObject } from '../read.js';
 import type { TransportRequest } from '../transport.js';
-import { decodeAcceptedCurrencies, decodeAllowedCoins, decodeBalances, decodePayment, decodeRate } from './decode.js';
+import { decodeAcceptedCurrencies, decodeAllowedCoins, decodeBalances, decodePayment, decodePaymentInfo, decodePaymentPage, decodeRate } from './decode.js';
+
+/** A track id as the gateway's own client sends it: a JSON integer when it is all digits, else text. */
+export function trackIdValue(trackId: string): unknown {
+  return /^[1-9]\d{0,30}$/.test(trackId) ? jsonNumber(trackId) : trackId;
+}
+
+/** Unix seconds of a date. */
+const unixSeconds = (date: Date): LosslessNumber => jsonNumber(String(Math.floor(date.getTime() / 1000)));
 
 export type KeyKind = 'merchant' | 'payout';
 
@@ -116,5 +138,33 @@ export class LegacyGateway implements GatewayClient {
       idempotent: true,
     });
     return decodeRate(body, what);
+  }
+
+  /** POST /merchants/inquiry, JSON {merchant, trackId}. */
+  async paymentInfo(trackId: string): Promise<PaymentInfo> {
+    const what = 'the payment status request';
+    const payload = { merchant: this.key('merchant').value, trackId: trackIdValue(trackId) };
+    const body = await this.call(what, 'legacy', { method: 'POST', path: '/merchants/inquiry', json: stringifyLossless(payload), idempotent: true }, 'merchant');
+    return decodePaymentInfo(body, what);
+  }
+
+  /** POST /merchants/list, JSON with the merchant key and the filters given. */
+  async payments(filter: PaymentFilter): Promise<PaymentPage> {
+    const what = 'the payment history request';
+    const payload: Record<string, unknown> = { merchant: this.key('merchant').value };
+    if (filter.trackId !== undefined) payload.trackId = trackIdValue(filter.trackId);
+    if (filter.orderId !== undefined) payload.orderId = filter.orderId;
+    if (filter.status !== undefined) payload.status = legacyStatusName(filter.status) ?? filter.status;
+    if (filter.currency !== undefined) payload.currency = filter.currency;
+    if (filter.payCurrency !== undefined) payload.payCurrency = filter.payCurrency;
+    if (filter.network !== undefined) payload.network = filter.network;
+    if (filter.from !== undefined) payload.fromDate = unixSeconds(filter.from);
+    if (filter.to !== undefined) payload.toDate = unixSeconds(filter.to);
+    if (filter.minAmount !== undefined) payload.fromAmount = jsonNumber(filter.minAmount.toString());
+    if (filter.maxAmount !== undefined) payload.toAmount = jsonNumber(filter.maxAmount.toString());
+    if (filter.size !== undefined) payload.size = jsonNumber(String(filter.size));
+    if (filter.page !== undefined) payload.page = jsonNumber(String(filter.page));
+    const body = await this.call(what, 'legacy', { method: 'POST', path: '/merchants/list', json: stringifyLossless(payload), idempotent: true }, 'merchant');
+    return decodePaymentPage(body, what);
   }
 }

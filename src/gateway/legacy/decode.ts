@@ -1,9 +1,10 @@
 // Pure decoders of the interface document's (legacy) answers: envelope object in, gw's typed values
 // out. Field names are the interface's camelCase ones.
 import { Decimal } from '../../money/decimal.js';
-import type { Balance, Payment } from '../gateway.js';
+import { normalizeStatus } from '../../domain/payment-status.js';
+import type { Balance, Payment, PaymentInfo, PaymentPage } from '../gateway.js';
 import { isJsonObject, type JsonValue } from '../json.js';
-import { readDecimal, readScalar, readSymbolList, readText, requiredText, shapeError, type JsonObject } from '../read.js';
+import { outputObject, readDecimal, readScalar, readSymbolList, readText, requiredText, shapeError, type JsonObject } from '../read.js';
 import { Untrusted } from '../../output/untrusted.js';
 
 /** `allowed` of POST /merchants/allowedCoins. */
@@ -77,4 +78,70 @@ export function decodeRate(body: JsonObject, what: string): Decimal {
   if (rate === null) throw shapeError(what, 'no rate');
   if (rate.isNegative) throw shapeError(what, 'the rate is negative');
   return rate;
+}
+
+/** Envelope fields that are not the payment's. */
+const ENVELOPE_FIELDS = ['result', 'message'] as const;
+
+/**
+ * One payment as the inquiry answer (top level) or a history entry describes it. Only trackId is
+ * required; the status is normalised to gw's vocabulary, the gateway's text kept beside it.
+ */
+export function decodePaymentInfo(body: JsonObject, what: string): PaymentInfo {
+  const text = (field: string): Untrusted | null => readText(body[field], field, what);
+  const decimal = (field: string): Decimal | null => readDecimal(body[field], field, what);
+  const gatewayStatus = text('status');
+  const status = gatewayStatus === null ? 'unknown' : normalizeStatus(gatewayStatus.raw());
+  const txID = text('txID');
+  const fields = outputObject(body, ENVELOPE_FIELDS);
+  fields.status = Untrusted.of(status);
+  fields.gatewayStatus = gatewayStatus;
+  return {
+    trackId: requiredText(body.trackId, 'trackId', what),
+    status,
+    gatewayStatus,
+    type: text('type'),
+    amount: decimal('amount'),
+    currency: text('currency'),
+    payAmount: decimal('payAmount'),
+    payCurrency: text('payCurrency'),
+    network: text('network'),
+    address: text('address'),
+    txID,
+    email: text('email'),
+    orderId: text('orderId'),
+    description: text('description'),
+    date: readScalar(body.date ?? body.createdAt),
+    payDate: readScalar(body.payDate),
+    expiredAt: readScalar(body.expiredAt),
+    txs: [],
+    fields,
+  };
+}
+
+/** A positive integer sent as a number or numeric text. */
+function readCount(value: JsonValue | undefined): number | undefined {
+  const scalar = readScalar(value ?? null);
+  const n = typeof scalar === 'number' ? scalar : scalar === null ? Number.NaN : Number(scalar.raw());
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * The history answer. Liberal about where the list and the paging are: `data` or `list` (or
+ * `data.list`) for the payments; `meta` (or the top level) with `page`, `last_page`/`pages` and
+ * `total`. Missing paging means one page holding what was sent.
+ */
+export function decodePaymentPage(body: JsonObject, what: string): PaymentPage {
+  const data = body.data;
+  const list = Array.isArray(data) ? data : Array.isArray(body.list) ? body.list : isJsonObject(data) && Array.isArray(data.list) ? data.list : undefined;
+  if (list === undefined) throw shapeError(what, 'no list of payments');
+  const payments = list.map((item) => {
+    if (!isJsonObject(item)) throw shapeError(what, 'a payment in the list is not an object');
+    return decodePaymentInfo(item, what);
+  });
+  const meta = isJsonObject(body.meta) ? body.meta : isJsonObject(data) && isJsonObject(data.meta) ? data.meta : body;
+  const page = readCount(meta.page) ?? 1;
+  const pages = readCount(meta.last_page ?? meta.lastPage ?? meta.pages) ?? page;
+  const total = readCount(meta.total) ?? payments.length;
+  return { payments, page: Math.max(1, page), pages: Math.max(page, pages), total };
 }

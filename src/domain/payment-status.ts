@@ -1,0 +1,77 @@
+// One status vocabulary for payments, whatever spelling the gateway uses: the legacy inquiry's
+// capitalised words (New, Waiting, Confirming, Paid, Expired, Failed), the newer API's lower-case
+// snake_case (paying, manual_accept, underpaid, refunding…) and the notifications' mixtures.
+// Source: ../shared/spec/gateway-public-facts.md §5 and §8. Used by `gw status`, `gw payments`,
+// `gw listen` and the sandbox, so a status means the same everywhere.
+
+export const PAYMENT_STATES = ['new', 'waiting', 'confirming', 'paid', 'underpaid', 'expired', 'failed', 'refunded', 'unknown'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+/**
+ * Gateway spelling (compared case-insensitively, with spaces, dashes and underscores ignored) →
+ * gw's state. Decisions where the facts leave room:
+ * - `Paying` (the payer's transaction is seen, not yet confirmed) is `confirming`;
+ * - `Manual_accept` (the merchant accepted an under-payment by hand) is `paid`: it is credited;
+ * - `Refunding` is `refunded`: the money is going back, the order must not be delivered.
+ */
+const GATEWAY_SPELLINGS: Readonly<Record<string, PaymentState>> = {
+  new: 'new',
+  waiting: 'waiting',
+  confirming: 'confirming',
+  paying: 'confirming',
+  paid: 'paid',
+  manualaccept: 'paid',
+  underpaid: 'underpaid',
+  expired: 'expired',
+  failed: 'failed',
+  refunding: 'refunded',
+  refunded: 'refunded',
+};
+
+/** gw's state for a status text the gateway sent; `unknown` for anything else. */
+export function normalizeStatus(gatewayStatus: string): PaymentState {
+  const key = gatewayStatus.normalize('NFKC').toLowerCase().replace(/[\s_-]+/g, '');
+  return Object.hasOwn(GATEWAY_SPELLINGS, key) ? (GATEWAY_SPELLINGS[key] as PaymentState) : 'unknown';
+}
+
+/** States after which nothing more happens to the payment, for waiting. */
+export function isFinal(state: PaymentState): boolean {
+  return state === 'paid' || state === 'underpaid' || state === 'expired' || state === 'failed' || state === 'refunded';
+}
+
+/** The legacy API's spelling of a state, for filters sent to the gateway (undefined: none exists). */
+export function legacyStatusName(state: PaymentState): string | undefined {
+  const names: Partial<Record<PaymentState, string>> = {
+    new: 'New',
+    waiting: 'Waiting',
+    confirming: 'Confirming',
+    paid: 'Paid',
+    underpaid: 'Underpaid',
+    expired: 'Expired',
+    failed: 'Failed',
+    refunded: 'Refunded',
+  };
+  return names[state];
+}
+
+/** The versioned API's spelling of a state, for filters sent to it (undefined: none exists). */
+export function v1StatusName(state: PaymentState): string | undefined {
+  const names: Partial<Record<PaymentState, string>> = {
+    new: 'new',
+    waiting: 'waiting',
+    confirming: 'paying',
+    paid: 'paid',
+    underpaid: 'underpaid',
+    expired: 'expired',
+    refunded: 'refunded',
+  };
+  return names[state];
+}
+
+/** Parses a state the user typed (`--status paid`), case-insensitively; gateway spellings too. */
+export function parseState(text: string): PaymentState | undefined {
+  const lower = text.trim().toLowerCase();
+  if ((PAYMENT_STATES as readonly string[]).includes(lower)) return lower as PaymentState;
+  const state = normalizeStatus(text);
+  return state === 'unknown' ? undefined : state;
+}
