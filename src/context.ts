@@ -1,10 +1,11 @@
 // What every command receives (after gh's Factory): the IO object, the configuration resolved
 // once, and the gateway client, built lazily so that commands which do not call the gateway do not
 // pay for undici. --sandbox swaps the configuration for an in-process sandbox gateway.
+import { homedir } from 'node:os';
 import { ConfigError } from './errors.js';
 import { VERSION } from './version.js';
 import type { IO } from './output/io.js';
-import type { LoadedFile } from './config/load.js';
+import type { LoadResult } from './config/load.js';
 import type { ConfigFlags, ResolvedConfig, Source } from './config/resolve.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { RunningSandbox } from './sandbox/index.js';
@@ -37,7 +38,7 @@ export interface Resources {
 }
 
 export async function createContext(io: IO, options: GlobalOptions, signal: AbortSignal, resources: Resources): Promise<Context> {
-  const { resolveConfig, describeSource, keysInFile } = await import('./config/resolve.js');
+  const { resolveConfig, describeSource } = await import('./config/resolve.js');
   const warn = (message: string): void => {
     if (io.json) io.err(`${JSON.stringify({ warning: { message } })}\n`);
     else io.err(`gw: ${message}\n`);
@@ -54,7 +55,7 @@ export async function createContext(io: IO, options: GlobalOptions, signal: Abor
       await closeBefore();
       await running.close();
     };
-    const base = resolveConfig({ flags: { ...(options.timeout !== undefined && { timeout: options.timeout }) }, env: {}, loaded: undefined });
+    const base = resolveConfig({ flags: { ...(options.timeout !== undefined && { timeout: options.timeout }) }, env: {}, layers: [] });
     const fromSandbox: Source = { kind: 'sandbox' };
     config = Object.freeze({
       ...base,
@@ -64,16 +65,18 @@ export async function createContext(io: IO, options: GlobalOptions, signal: Abor
     });
   } else {
     const { mayHaveConfig } = await import('./config/candidates.js');
-    let loaded: LoadedFile | undefined;
-    if (options.config !== undefined || mayHaveConfig(process.cwd())) {
-      const { loadConfigFile, permissionWarning } = await import('./config/load.js');
-      loaded = await loadConfigFile(options.config === undefined ? {} : { explicitFile: options.config });
-      if (loaded && keysInFile(loaded.content)) {
-        const warning = permissionWarning(loaded.file);
-        if (warning) warn(warning);
+    const origin = { cwd: process.cwd(), env: process.env, home: homedir() };
+    let found: LoadResult | undefined;
+    if (options.config !== undefined || mayHaveConfig(origin)) {
+      const { loadConfigFiles, loadingDeadline } = await import('./config/load.js');
+      const deadline = loadingDeadline(signal, options.timeout || process.env.GATEWAY_TIMEOUT);
+      try {
+        found = await loadConfigFiles({ ...origin, ...(options.config !== undefined && { explicitFile: options.config }), signal: deadline.signal });
+      } finally {
+        deadline.dispose();
       }
     }
-    config = resolveConfig({ flags: options, env: process.env, loaded });
+    config = resolveConfig({ flags: options, env: process.env, layers: found?.layers ?? [], skipped: found?.skipped ?? [], looked: found?.looked ?? [] });
   }
   for (const w of config.warnings) warn(w);
   // Keys are scrubbed from every message and log line. A key of a few characters cannot be a real
