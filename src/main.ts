@@ -5,6 +5,7 @@
 // The exit code is 70 until a command finishes: no path can end the process with 0 by accident
 // (an unsettled promise, an event loop that ran dry, a crash after output). Ctrl-C and SIGTERM
 // abort the command's signal; if it has not unwound shortly after, the process ends anyway.
+import { homedir } from 'node:os';
 import { asGwError, runCli } from './cli.js';
 import { createFactory } from './cmdutil/factory.js';
 import { ExitCode, GwError, interrupted, terminated } from './errors.js';
@@ -18,7 +19,7 @@ function main(): void {
   process.exitCode = ExitCode.SOFTWARE;
   const io = new IOStreams({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
   const interrupt = new AbortController();
-  const f = createFactory({ io, env: process.env, cwd: process.cwd(), interrupt: interrupt.signal });
+  const f = createFactory({ io, env: process.env, cwd: process.cwd(), home: homedir(), interrupt: interrupt.signal });
   let finished = false;
 
   /** Ends the process now with one line, when the command could not unwind by itself. */

@@ -5,8 +5,8 @@
 //
 // The same factory serves the real process (src/main.ts) and in-process tests, which give it
 // in-memory IO, their own environment and working directory.
-import { ConfigError, deadlinePassed, UsageError } from '../errors.js';
-import type { LoadedFile } from '../config/load.js';
+import { ConfigError, deadlinePassed, ExitCode, GwError, UsageError } from '../errors.js';
+import type { LoadResult } from '../config/load.js';
 import { DEFAULT_TIMEOUT_SECONDS, type ConfigFlags, type ResolvedConfig, type Setting, type Source } from '../config/resolve.js';
 import type { GatewayClient, KeySetting } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
@@ -50,6 +50,8 @@ export interface FactoryOptions {
   io: IOStreams;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** The user's home directory (config search, user config file). */
+  home: string;
   /** Aborted on Ctrl-C or SIGTERM, with the reason to report. */
   interrupt: AbortSignal;
   clock?: Clock;
@@ -78,6 +80,7 @@ class DefaultFactory implements Factory {
   readonly #deadline = new AbortController();
   readonly #started: number;
   #deadlineTimer: NodeJS.Timeout | undefined;
+  #timeoutMs = DEFAULT_TIMEOUT_SECONDS * 1000;
   #config: Promise<ResolvedConfig> | undefined;
   #gateway: Promise<GatewayClient> | undefined;
   #closers: Array<() => Promise<void> | void> = [];
@@ -107,9 +110,11 @@ class DefaultFactory implements Factory {
   #armDeadline(timeoutMs: number): void {
     if (this.#deadline.signal.aborted) return;
     clearTimeout(this.#deadlineTimer);
+    this.#timeoutMs = timeoutMs;
     const left = this.#started + timeoutMs - this.clock.now();
+    // Not unref'd: while a command runs, its deadline is something to wait for (a promise that never
+    // settles then ends at the deadline with exit 75, not with an empty event loop).
     this.#deadlineTimer = setTimeout(() => this.#deadline.abort(deadlinePassed(timeoutMs / 1000)), Math.max(0, left));
-    this.#deadlineTimer.unref();
   }
 
   releaseDeadline(): void {
@@ -123,14 +128,14 @@ class DefaultFactory implements Factory {
   }
 
   async #resolveConfig(): Promise<ResolvedConfig> {
-    const { resolveConfig, keysInFile } = await import('../config/resolve.js');
+    const { resolveConfig } = await import('../config/resolve.js');
     const globals = this.globals;
     let config: ResolvedConfig;
     if (globals.sandbox === true) {
       const { startSandbox } = await import('../sandbox/index.js');
       const sandbox = await startSandbox();
       this.onClose(() => sandbox.close());
-      const base = resolveConfig({ flags: { ...(globals.timeout !== undefined && { timeout: globals.timeout }) }, env: {}, loaded: undefined });
+      const base = resolveConfig({ flags: { ...(globals.timeout !== undefined && { timeout: globals.timeout }) }, env: {}, layers: [] });
       const fromSandbox: Source = { kind: 'sandbox' };
       config = Object.freeze({
         ...base,
@@ -140,19 +145,25 @@ class DefaultFactory implements Factory {
       });
     } else {
       const { mayHaveConfig } = await import('../config/candidates.js');
-      let loaded: LoadedFile | undefined;
-      if (globals.config !== undefined || mayHaveConfig(this.#options.cwd)) {
-        const { loadConfigFile, permissionWarning } = await import('../config/load.js');
-        loaded = await abortable(
-          loadConfigFile({ cwd: this.#options.cwd, ...(globals.config !== undefined && { explicitFile: globals.config }) }),
-          this.signal,
+      const origin = { cwd: this.#options.cwd, env: this.#options.env, home: this.#options.home };
+      let found: LoadResult | undefined;
+      if (globals.config !== undefined || mayHaveConfig(origin)) {
+        const { loadConfigFiles } = await import('../config/load.js');
+        // Reading the files counts against the command's deadline, and Ctrl-C ends it at once,
+        // even when a JavaScript config never settles.
+        found = await loadConfigFiles({ ...origin, ...(globals.config !== undefined && { explicitFile: globals.config }), signal: this.signal }).catch(
+          (error: unknown) => {
+            if (error instanceof GwError && error.exitCode === ExitCode.TEMPFAIL && this.#deadline.signal.aborted) {
+              throw error.with({
+                message: `reading the config files took longer than ${this.#timeoutMs / 1000} s`,
+                hint: 'a JavaScript config file may be waiting for something; raise --timeout, or name another file with --config',
+              });
+            }
+            throw error;
+          },
         );
-        if (loaded && keysInFile(loaded.content)) {
-          const warning = permissionWarning(loaded.file);
-          if (warning) this.io.warn(warning);
-        }
       }
-      config = resolveConfig({ flags: globals, env: this.#options.env, loaded });
+      config = resolveConfig({ flags: globals, env: this.#options.env, layers: found?.layers ?? [], skipped: found?.skipped ?? [], looked: found?.looked ?? [] });
       if (config.timeoutMs.source.kind === 'file') this.#armDeadline(config.timeoutMs.value);
     }
     for (const warning of config.warnings) this.io.warn(warning);

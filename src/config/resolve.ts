@@ -1,14 +1,18 @@
-// Resolves the configuration once, before any command runs (after Stripe's CLI): for each value,
-// flag > environment > selected profile > top level of the file, with where it came from. The
-// result is one frozen, typed object that every command receives.
+// Resolves the configuration once, before any command runs (after Stripe's CLI), from flags, the
+// environment and the config files that load.ts read, layered as git layers its config files: for
+// each value separately,
+//   flag > environment > project profile > project top level > user profile > user top level
+// (with --config, the one named file takes the place of both files). The profile is chosen by
+// --profile, else GATEWAY_PROFILE, and may be defined in either file or both. The result is one
+// frozen, typed object that every command receives, each value with where it came from.
 import { ConfigError } from '../errors.js';
 import { terminalSafe } from '../output/sanitize.js';
-import type { LoadedFile } from './load.js';
+import type { ConfigLevel, LoadedFile, SkippedFile } from './load.js';
 
 export type Source =
   | { kind: 'flag'; name: string }
   | { kind: 'env'; name: string }
-  | { kind: 'file'; file: string; profile?: string }
+  | { kind: 'file'; file: string; level: ConfigLevel; profile?: string }
   | { kind: 'default' }
   | { kind: 'sandbox' };
 
@@ -17,15 +21,26 @@ export interface Setting<T> {
   readonly source: Source;
 }
 
+export interface ConfigFileRef {
+  readonly file: string;
+  readonly level: ConfigLevel;
+}
+
 export interface ResolvedConfig {
   readonly baseUrl?: Setting<URL>;
   readonly merchantKey?: Setting<string>;
   readonly payoutKey?: Setting<string>;
   readonly timeoutMs: Setting<number>;
   readonly profile?: Setting<string>;
-  /** The config file that was read, if any. */
+  /** The config file with the highest precedence that was read, if any (the project file, else the user file). */
   readonly file?: string;
-  /** Problems that do not stop the command (unknown keys, loose file permissions). */
+  /** Every config file read, highest precedence first. */
+  readonly files: readonly ConfigFileRef[];
+  /** Every candidate file that exists, in the order it was examined (read, empty, not a source, or skipped). */
+  readonly looked: readonly string[];
+  /** Candidates refused for trust reasons (also in warnings). */
+  readonly skipped: readonly SkippedFile[];
+  /** Problems that do not stop the command (skipped files, unknown keys, loose file permissions). */
   readonly warnings: readonly string[];
 }
 
@@ -136,13 +151,35 @@ export function describeSource(source: Source): string {
 export interface ResolveInput {
   flags: ConfigFlags;
   env: NodeJS.ProcessEnv;
-  loaded: LoadedFile | undefined;
+  /** The files read (load.ts), lowest precedence first: user, then project; or the one --config file. */
+  layers: readonly LoadedFile[];
+  /** Candidates refused for trust reasons: one warning each. */
+  skipped?: readonly SkippedFile[];
+  /** Every candidate that exists, passed through for `gw config`. */
+  looked?: readonly string[];
 }
 
-export function resolveConfig({ flags, env, loaded }: ResolveInput): ResolvedConfig {
-  const warnings: string[] = [];
-  let top: Layer = {};
-  let profileLayer: Layer = {};
+/** A file's top level and its selected profile, read and checked. */
+interface FileLayers {
+  file: string;
+  level: ConfigLevel;
+  top: Layer;
+  profile: Layer | undefined;
+}
+
+/** The "warning: skipped …" line for a refused candidate. */
+export function skippedWarning(skipped: SkippedFile): string {
+  return `warning: skipped config file ${terminalSafe(skipped.file)}: ${terminalSafe(skipped.reason)} (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)`;
+}
+
+/** A file holding a key should be readable by its owner only. */
+function permissionWarning(file: string, mode: number | undefined): string | undefined {
+  if (mode === undefined || process.platform === 'win32' || (mode & 0o077) === 0) return undefined;
+  return `warning: ${file} holds a key and is readable by group or others; fix it with: chmod 600 ${file}`;
+}
+
+export function resolveConfig({ flags, env, layers, skipped = [], looked = [] }: ResolveInput): ResolvedConfig {
+  const warnings: string[] = skipped.map(skippedWarning);
   let profile: Setting<string> | undefined;
   const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
 
@@ -151,25 +188,37 @@ export function resolveConfig({ flags, env, loaded }: ResolveInput): ResolvedCon
     profile = { value: profileName, source: nonEmpty(flags.profile) ? { kind: 'flag', name: '--profile' } : { kind: 'env', name: 'GATEWAY_PROFILE' } };
   }
 
-  if (loaded !== undefined) {
-    const { file, content } = loaded;
+  // Highest precedence first.
+  const ordered = [...layers].reverse();
+  const files: FileLayers[] = [];
+  const knownProfiles: string[] = [];
+  for (const { file, level, content, mode } of ordered) {
     if (!isRecord(content)) throw new ConfigError(`config file ${file} must hold an object of settings`);
-    top = readLayer(content, file, warnings);
+    const top = readLayer(content, file, warnings);
     const profiles = content.profiles;
     if (profiles !== undefined && !isRecord(profiles)) throw new ConfigError(`config file ${file}: "profiles" must be an object of named profiles`);
-    if (profileName !== undefined) {
-      const selected = profiles !== undefined && Object.hasOwn(profiles, profileName) ? profiles[profileName] : undefined;
-      if (!isRecord(selected)) {
-        const known = profiles ? Object.keys(profiles).map((p) => terminalSafe(p)).join(', ') : '';
-        throw new ConfigError(
-          `profile "${terminalSafe(profileName)}" is not in ${file}`,
-          known ? `profiles there: ${known}` : `add it under "profiles" in ${file}`,
-        );
+    let selected: Layer | undefined;
+    if (profiles !== undefined) {
+      for (const name of Object.keys(profiles)) if (!knownProfiles.includes(name)) knownProfiles.push(name);
+      if (profileName !== undefined && Object.hasOwn(profiles, profileName)) {
+        const raw = profiles[profileName];
+        if (isRecord(raw)) selected = readLayer(raw, `${file} (profile ${profileName})`, warnings);
       }
-      profileLayer = readLayer(selected, `${file} (profile ${profileName})`, warnings);
     }
-  } else if (profileName !== undefined) {
-    throw new ConfigError(`profile "${terminalSafe(profileName)}" was asked for, but no config file was found`, 'create .gatewayrc (see .gatewayrc.example) or pass --config <file>');
+    files.push({ file, level, top, profile: selected });
+    if (keysInFile(content)) {
+      const warning = permissionWarning(file, mode);
+      if (warning) warnings.push(warning);
+    }
+  }
+
+  if (profileName !== undefined && !files.some((f) => f.profile !== undefined)) {
+    if (files.length === 0) {
+      throw new ConfigError(`profile "${terminalSafe(profileName)}" was asked for, but no config file was found`, 'create .gatewayrc (see .gatewayrc.example) or pass --config <file>');
+    }
+    const where = files.map((f) => f.file).join(' or ');
+    const known = knownProfiles.map((p) => terminalSafe(p)).join(', ');
+    throw new ConfigError(`profile "${terminalSafe(profileName)}" is not in ${where}`, known ? `profiles there: ${known}` : `add it under "profiles" in ${files[0]?.file ?? where}`);
   }
 
   const pick = (key: Key): Setting<string> | undefined => {
@@ -177,12 +226,12 @@ export function resolveConfig({ flags, env, loaded }: ResolveInput): ResolvedCon
     if (flag !== undefined) return { value: flag, source: { kind: 'flag', name: FLAG_NAMES[key] } };
     const fromEnv = nonEmpty(env[ENV_NAMES[key]]);
     if (fromEnv !== undefined) return { value: fromEnv, source: { kind: 'env', name: ENV_NAMES[key] } };
-    const fromProfile = nonEmpty(profileLayer[key]);
-    if (fromProfile !== undefined && loaded && profileName !== undefined) {
-      return { value: fromProfile, source: { kind: 'file', file: loaded.file, profile: profileName } };
+    for (const { file, level, top, profile: selected } of files) {
+      const fromProfile = nonEmpty(selected?.[key]);
+      if (fromProfile !== undefined && profileName !== undefined) return { value: fromProfile, source: { kind: 'file', file, level, profile: profileName } };
+      const fromTop = nonEmpty(top[key]);
+      if (fromTop !== undefined) return { value: fromTop, source: { kind: 'file', file, level } };
     }
-    const fromTop = nonEmpty(top[key]);
-    if (fromTop !== undefined && loaded) return { value: fromTop, source: { kind: 'file', file: loaded.file } };
     return undefined;
   };
 
@@ -190,6 +239,7 @@ export function resolveConfig({ flags, env, loaded }: ResolveInput): ResolvedCon
   const timeoutText = pick('timeout');
   const merchantKey = pick('merchantKey');
   const payoutKey = pick('payoutKey');
+  const highest = files[0];
   const config: ResolvedConfig = {
     ...(baseUrlText && {
       baseUrl: { value: parseBaseUrl(baseUrlText.value, describeSource(baseUrlText.source)), source: baseUrlText.source },
@@ -200,8 +250,11 @@ export function resolveConfig({ flags, env, loaded }: ResolveInput): ResolvedCon
       ? { value: parseTimeout(timeoutText.value, describeSource(timeoutText.source)), source: timeoutText.source }
       : { value: DEFAULT_TIMEOUT_SECONDS * 1000, source: { kind: 'default' } },
     ...(profile && { profile }),
-    ...(loaded && { file: loaded.file }),
-    warnings,
+    ...(highest && { file: highest.file }),
+    files: Object.freeze(files.map(({ file, level }) => Object.freeze({ file, level }))),
+    looked: Object.freeze([...looked]),
+    skipped: Object.freeze([...skipped]),
+    warnings: Object.freeze(warnings),
   };
   return Object.freeze(config);
 }

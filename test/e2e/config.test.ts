@@ -1,5 +1,9 @@
 // Configuration end to end: files found by search (JSON, YAML, JS, package.json, the user's config
-// directory), --config, profiles, and precedence flag > env > profile > file.
+// directory), --config, profiles, precedence flag > env > profile > file, the user and project
+// files layered, and files gw must not trust or cannot read (skipped, or exit 78 without hanging
+// and without printing what they hold).
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -201,4 +205,104 @@ describe('profiles and precedence', () => {
     const r = await gw(['rate', 'BTC', 'USDT', '--sandbox', '--json'], { cwd: dir });
     expect(r.exitCode).toBe(0);
   });
+});
+
+describe('layers: the user file and the project file', () => {
+  it('a project file that sets only timeout keeps the keys of the user file', async () => {
+    const home = tempDir();
+    const user = writeFile(home, '.config/gateway/config.yaml', `baseUrl: ${sandbox.url}\npayoutKey: ${sandbox.payoutKey}\ntimeout: 20\n`);
+    const project = writeFile(home, 'shop/.gatewayrc.json', JSON.stringify({ timeout: 9 }));
+    const cwd = path.dirname(project);
+    const doc = await configJson([], { cwd, env: { HOME: home } });
+    expect(doc.file).toBe(project);
+    expect(doc.settings.baseUrl).toEqual({ value: `${sandbox.url}/`, source: user });
+    expect(doc.settings.timeout).toEqual({ value: '9 s', source: project });
+    const r = await gw(['balance', 'BTC', '--json'], { cwd, env: { HOME: home } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ balances: { BTC: '0.00012345' } });
+  });
+});
+
+describe('files gw does not trust or cannot read', () => {
+  const SECRET = 'sk_live_E2E_SECRET_0123456789';
+  const expectNoSecret = (r: { stdout: string; stderr: string }): void => {
+    expect(r.stdout).not.toContain('E2E_SECRET');
+    expect(r.stderr).not.toContain('E2E_SECRET');
+  };
+
+  it('a .gatewayrc.js planted in a directory others can write to is not run, and gw says it skipped it', async () => {
+    const home = tempDir();
+    const shared = tempDir('gw-shared-');
+    mkdirSync(path.join(shared, '.git'));
+    const marker = path.join(home, 'PLANTED-CONFIG-RAN');
+    const planted = writeFile(shared, '.gatewayrc.js', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');\nmodule.exports = { baseUrl: 'https://evil.example' };\n`);
+    chmodSync(shared, 0o777);
+    const cwd = path.join(shared, 'sub');
+    mkdirSync(cwd);
+    writeFile(home, '.config/gateway/config.json', JSON.stringify({ baseUrl: sandbox.url }));
+    const r = await gw(['config', '--json'], { cwd, env: { HOME: home } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    const warning = (JSON.parse(lines[0] ?? '') as { warning: { message: string } }).warning.message;
+    expect(warning).toContain(planted);
+    expect(warning).toContain(`its directory ${shared} is writable by group or others`);
+    expect((JSON.parse(r.stdout) as ConfigDoc).settings.baseUrl?.value).toBe(`${sandbox.url}/`);
+  });
+
+  it('a FIFO named .gatewayrc: exit 78 at once, without waiting for a writer', async () => {
+    const dir = tempDir();
+    execFileSync('mkfifo', ['-m', '600', path.join(dir, '.gatewayrc')]);
+    const r = await gw(['rate', 'BTC', 'USDT'], { cwd: dir, timeoutMs: 4000 });
+    expect(r.exitCode).toBe(78);
+    expect(r.stderr).toBe(`gw: config file ${path.join(dir, '.gatewayrc')} is not a regular file (it is a FIFO)\n`);
+  }, 5000);
+
+  it('a config file over 64 KiB: exit 78', async () => {
+    const dir = tempDir();
+    const file = writeFile(dir, '.gatewayrc.json', JSON.stringify({ merchantKey: SECRET, padding: 'x'.repeat(70_000) }));
+    const r = await gw(['config'], { cwd: dir });
+    expect(r.exitCode).toBe(78);
+    expect(r.stderr).toContain(`config file ${file} is larger than 64 KiB`);
+    expectNoSecret(r);
+  });
+
+  it('a malformed package.json without a gateway field: gw works', async () => {
+    const home = tempDir();
+    writeFile(home, '.config/gateway/config.json', JSON.stringify({ baseUrl: sandbox.url }));
+    const cwd = path.join(home, 'shop');
+    writeFile(cwd, 'package.json', '{ "name": "shop", "dependencies": { "gateway": "^1" }, }');
+    const r = await gw(['rate', 'BTC', 'USDT', '--json'], { cwd, env: { HOME: home } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+
+  it.each([
+    ['package.json with a gateway field', 'package.json', `{\n  "name": "shop",\n  "gateway": { "merchantKey": "${SECRET}", }\n}\n`, /is malformed: invalid JSON, .* \(line 3, column \d+\)$/],
+    ['.gatewayrc.json', '.gatewayrc.json', `{"merchantKey": "${SECRET}" "timeout": 5}`, /is malformed: invalid JSON, comma expected after a value \(line 1, column \d+\)$/],
+    ['.gatewayrc.yaml', '.gatewayrc.yaml', `merchantKey: ${SECRET}\n  timeout: 5\n`, /is malformed: invalid YAML, .* \(line 2, column \d+\)$/],
+    ['.gatewayrc (YAML with a tag)', '.gatewayrc', `merchantKey: !<${SECRET}> x\n`, /is malformed: invalid YAML, syntax error \(line 1, column \d+\)$/],
+    ['.gatewayrc.js (a ReferenceError naming the key)', '.gatewayrc.js', `module.exports = {\n  merchantKey: ${SECRET},\n};\n`, /could not be loaded: JavaScript ReferenceError \(line 2, column 16\)$/],
+    ['.gatewayrc.mjs (a syntax error at the key)', '.gatewayrc.mjs', `export default {\n  baseUrl: "https://x.example",\n  merchantKey: "x" ${SECRET}\n};\n`, /could not be loaded: JavaScript SyntaxError \(line 3, column 20\)$/],
+    ['gateway.config.cjs (a syntax error at the key)', 'gateway.config.cjs', `module.exports = {\n  merchantKey: "x" ${SECRET}\n};\n`, /could not be loaded: JavaScript SyntaxError \(line 2, column 20\)$/],
+  ])('a malformed %s holding the key: exit 78 naming the file and the position, and the key is nowhere', async (_name, name, text, pattern) => {
+    const dir = tempDir();
+    const file = writeFile(dir, name, text);
+    const r = await gw(['rate', 'BTC', 'USDT'], { cwd: dir });
+    expect(r.exitCode).toBe(78);
+    const line = r.stderr.trimEnd();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line.startsWith(`gw: config file ${file} `)).toBe(true);
+    expect(line).toMatch(pattern);
+    expectNoSecret(r);
+  });
+
+  it('a JavaScript config that never finishes: exit 75 at --timeout', async () => {
+    const dir = tempDir();
+    writeFile(dir, '.gatewayrc.mjs', 'export default new Promise(() => {});\n');
+    const r = await gw(['rate', 'BTC', 'USDT', '--timeout', '0.5'], { cwd: dir, timeoutMs: 8000 });
+    expect(r.exitCode).toBe(75);
+    expect(r.stderr).toMatch(/^gw: reading the config files took longer than 0\.5 s\n/);
+  }, 10_000);
 });

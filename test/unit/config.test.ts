@@ -1,15 +1,10 @@
-// Tests for src/config: resolve.ts (precedence flag > env > selected profile > file top level for
-// every key, sources, profiles, type checks, timeout and base URL rules, key masking) and load.ts
-// (real temporary directories holding each kind of config file, parse errors, permissions).
+// Tests for src/config/resolve.ts: precedence flag > env > selected profile > file top level for
+// every key, sources, profiles, type checks, timeout and base URL rules, key masking. Layering of
+// the user and project files is in config-layers.test.ts; finding and reading files in
+// config-load.test.ts.
 
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode, GwError } from '../../src/errors.js';
-import { describeParseError, loadConfigFile, permissionWarning, type LoadedFile } from '../../src/config/load.js';
-import { SEARCH_PLACES } from '../../src/config/candidates.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   describeSource,
@@ -37,19 +32,8 @@ function configError(run: () => unknown): ConfigError {
   throw new Error('did not throw');
 }
 
-async function configErrorAsync(run: () => Promise<unknown>): Promise<ConfigError> {
-  try {
-    await run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as GwError).exitCode).toBe(78);
-    return error as ConfigError;
-  }
-  throw new Error('did not throw');
-}
-
 function resolve(flags: ConfigFlags, env: NodeJS.ProcessEnv, content?: unknown): ResolvedConfig {
-  return resolveConfig({ flags, env, loaded: content === undefined ? undefined : { file: FILE, content } });
+  return resolveConfig({ flags, env, layers: content === undefined ? [] : [{ file: FILE, level: 'project', content }] });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,8 +127,8 @@ describe('resolveConfig precedence: flag > env > selected profile > file top lev
           : winner === 'env'
             ? { kind: 'env', name: c.env }
             : winner === 'profile'
-              ? { kind: 'file', file: FILE, profile: 'prod' }
-              : { kind: 'file', file: FILE };
+              ? { kind: 'file', file: FILE, level: 'project', profile: 'prod' }
+              : { kind: 'file', file: FILE, level: 'project' };
       expect(settingOf(config, c.key)?.source).toEqual(expectedSource);
     });
 
@@ -152,7 +136,7 @@ describe('resolveConfig precedence: flag > env > selected profile > file top lev
       const { env, content } = setup(c, ['profile', 'top']);
       const config = resolve({}, env, content);
       expect(c.read(config)).toBe(c.expected.top);
-      expect(settingOf(config, c.key)?.source).toEqual({ kind: 'file', file: FILE });
+      expect(settingOf(config, c.key)?.source).toEqual({ kind: 'file', file: FILE, level: 'project' });
     });
 
     it(`${c.key}: an empty flag or env value falls through to the next layer`, () => {
@@ -174,6 +158,9 @@ describe('resolveConfig precedence: flag > env > selected profile > file top lev
     expect(config.payoutKey).toBeUndefined();
     expect(config.profile).toBeUndefined();
     expect(config.file).toBeUndefined();
+    expect(config.files).toEqual([]);
+    expect(config.looked).toEqual([]);
+    expect(config.skipped).toEqual([]);
     expect(config.timeoutMs).toEqual({ value: DEFAULT_TIMEOUT_SECONDS * 1000, source: { kind: 'default' } });
     expect(config.timeoutMs.value).toBe(15000);
     expect(config.warnings).toEqual([]);
@@ -194,9 +181,9 @@ describe('resolveConfig precedence: flag > env > selected profile > file top lev
       profiles: { local: { baseUrl: 'http://127.0.0.1:8080', payoutKey: 'p-local' } },
     });
     expect(config.baseUrl?.value.href).toBe('http://127.0.0.1:8080/');
-    expect(config.baseUrl?.source).toEqual({ kind: 'file', file: FILE, profile: 'local' });
+    expect(config.baseUrl?.source).toEqual({ kind: 'file', file: FILE, level: 'project', profile: 'local' });
     expect(config.merchantKey).toEqual({ value: 'm-flag', source: { kind: 'flag', name: '--merchant-key' } });
-    expect(config.payoutKey).toEqual({ value: 'p-local', source: { kind: 'file', file: FILE, profile: 'local' } });
+    expect(config.payoutKey).toEqual({ value: 'p-local', source: { kind: 'file', file: FILE, level: 'project', profile: 'local' } });
     expect(config.timeoutMs).toEqual({ value: 7000, source: { kind: 'env', name: 'GATEWAY_TIMEOUT' } });
     expect(config.profile).toEqual({ value: 'local', source: { kind: 'env', name: 'GATEWAY_PROFILE' } });
   });
@@ -220,7 +207,7 @@ describe('resolveConfig profiles', () => {
   it('--profile wins over GATEWAY_PROFILE', () => {
     const config = resolve({ profile: 'prod' }, { GATEWAY_PROFILE: 'staging' }, content);
     expect(config.merchantKey?.value).toBe('prod-key');
-    expect(config.merchantKey?.source).toEqual({ kind: 'file', file: FILE, profile: 'prod' });
+    expect(config.merchantKey?.source).toEqual({ kind: 'file', file: FILE, level: 'project', profile: 'prod' });
     expect(config.profile).toEqual({ value: 'prod', source: { kind: 'flag', name: '--profile' } });
   });
 
@@ -303,7 +290,7 @@ describe('resolveConfig file validation', () => {
     ['a number', 5],
     ['null', null],
   ])('a file holding %s → exit 78', (_name, content) => {
-    const error = configError(() => resolveConfig({ flags: {}, env: {}, loaded: { file: FILE, content } }));
+    const error = configError(() => resolveConfig({ flags: {}, env: {}, layers: [{ file: FILE, level: 'project', content }] }));
     expect(error.message).toBe(`config file ${FILE} must hold an object of settings`);
   });
 
@@ -441,8 +428,8 @@ describe('describeSource', () => {
   it.each([
     [{ kind: 'flag', name: '--timeout' }, '--timeout'],
     [{ kind: 'env', name: 'GATEWAY_TIMEOUT' }, 'env GATEWAY_TIMEOUT'],
-    [{ kind: 'file', file: '/a/.gatewayrc' }, '/a/.gatewayrc'],
-    [{ kind: 'file', file: '/a/.gatewayrc', profile: 'prod' }, '/a/.gatewayrc (profile prod)'],
+    [{ kind: 'file', file: '/a/.gatewayrc', level: 'project' }, '/a/.gatewayrc'],
+    [{ kind: 'file', file: '/a/.gatewayrc', level: 'user', profile: 'prod' }, '/a/.gatewayrc (profile prod)'],
     [{ kind: 'default' }, 'default'],
     [{ kind: 'sandbox' }, 'sandbox'],
   ] as Array<[Source, string]>)('%j → %j', (source, text) => {
@@ -493,272 +480,5 @@ describe('keysInFile', () => {
     [[{ merchantKey: 'k' }], false],
   ])('%j → %s', (content, expected) => {
     expect(keysInFile(content)).toBe(expected);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
-// load.ts
-// ---------------------------------------------------------------------------------------------
-
-describe('loadConfigFile', () => {
-  let root: string;
-  let savedXdg: string | undefined;
-  let dirCount = 0;
-
-  beforeAll(async () => {
-    root = await realpath(await mkdtemp(path.join(tmpdir(), 'gw-config-unit-')));
-    savedXdg = process.env.XDG_CONFIG_HOME;
-    // An empty user config directory, so a real ~/.config/gateway never leaks in.
-    await mkdir(path.join(root, 'xdg'));
-    process.env.XDG_CONFIG_HOME = path.join(root, 'xdg');
-  });
-
-  afterAll(async () => {
-    if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
-    else process.env.XDG_CONFIG_HOME = savedXdg;
-    await rm(root, { recursive: true, force: true });
-  });
-
-  async function project(files: Record<string, string>): Promise<string> {
-    const dir = path.join(root, `p${++dirCount}`);
-    await mkdir(dir, { recursive: true });
-    for (const [name, text] of Object.entries(files)) {
-      await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-      await writeFile(path.join(dir, name), text);
-    }
-    return dir;
-  }
-
-  const SETTINGS = { baseUrl: 'https://gateway.example.com', merchantKey: 'm-key', timeout: 5, profiles: { local: { baseUrl: 'http://127.0.0.1:8080' } } };
-  const YAML = 'baseUrl: "https://gateway.example.com"\nmerchantKey: m-key\ntimeout: 5\nprofiles:\n  local:\n    baseUrl: "http://127.0.0.1:8080"\n';
-
-  it.each([
-    ['.gatewayrc holding JSON', '.gatewayrc', JSON.stringify(SETTINGS, null, 2)],
-    ['.gatewayrc holding YAML', '.gatewayrc', YAML],
-    ['.gatewayrc.json', '.gatewayrc.json', JSON.stringify(SETTINGS)],
-    ['.gatewayrc.yaml', '.gatewayrc.yaml', YAML],
-    ['.gatewayrc.yml', '.gatewayrc.yml', YAML],
-    ['gateway.config.mjs', 'gateway.config.mjs', `export default ${JSON.stringify(SETTINGS)};\n`],
-    ['.gatewayrc.cjs', '.gatewayrc.cjs', `module.exports = ${JSON.stringify(SETTINGS)};\n`],
-    ['the gateway field of package.json', 'package.json', JSON.stringify({ name: 'shop', version: '1.0.0', gateway: SETTINGS })],
-  ])('finds %s', async (_name, file, text) => {
-    const dir = await project({ [file]: text });
-    const loaded = await loadConfigFile({ cwd: dir });
-    expect(loaded).toEqual({ file: path.join(dir, file), content: SETTINGS });
-  });
-
-  it('skips a package.json without a gateway field', async () => {
-    const dir = await project({ 'package.json': '{"name":"shop"}', '.gatewayrc': '{"merchantKey":"x"}' });
-    expect(await loadConfigFile({ cwd: dir })).toEqual({ file: path.join(dir, '.gatewayrc'), content: { merchantKey: 'x' } });
-  });
-
-  it('package.json comes before .gatewayrc in the same directory', async () => {
-    const dir = await project({ 'package.json': '{"gateway":{"merchantKey":"pkg"}}', '.gatewayrc': '{"merchantKey":"rc"}' });
-    expect(await loadConfigFile({ cwd: dir })).toEqual({ file: path.join(dir, 'package.json'), content: { merchantKey: 'pkg' } });
-  });
-
-  it('searches upwards from the working directory', async () => {
-    const dir = await project({ '.gatewayrc.yaml': 'merchantKey: up\n', 'a/b/c/.keep': '' });
-    expect(await loadConfigFile({ cwd: path.join(dir, 'a', 'b', 'c') })).toEqual({
-      file: path.join(dir, '.gatewayrc.yaml'),
-      content: { merchantKey: 'up' },
-    });
-  });
-
-  it('the nearest file wins', async () => {
-    const dir = await project({ '.gatewayrc': 'merchantKey: outer\n', 'inner/.gatewayrc.json': '{"merchantKey":"inner"}' });
-    expect(await loadConfigFile({ cwd: path.join(dir, 'inner') })).toEqual({
-      file: path.join(dir, 'inner', '.gatewayrc.json'),
-      content: { merchantKey: 'inner' },
-    });
-  });
-
-  it('an empty file found by search is skipped and the search goes on upwards', async () => {
-    const dir = await project({ '.gatewayrc.json': '{"merchantKey":"outer"}', 'inner/.gatewayrc': '\n' });
-    expect(await loadConfigFile({ cwd: path.join(dir, 'inner') })).toEqual({ file: path.join(dir, '.gatewayrc.json'), content: { merchantKey: 'outer' } });
-  });
-
-  it('reads the user config directory ($XDG_CONFIG_HOME/gateway/config.yaml) last', async () => {
-    const xdg = path.join(root, 'xdg-with-config');
-    await mkdir(path.join(xdg, 'gateway'), { recursive: true });
-    await writeFile(path.join(xdg, 'gateway', 'config.yaml'), 'payoutKey: from-xdg\n');
-    const dir = await project({ 'empty/.keep': '' });
-    process.env.XDG_CONFIG_HOME = xdg;
-    try {
-      const ancestors = ancestorConfig(path.join(dir, 'empty'));
-      if (ancestors === undefined) {
-        expect(await loadConfigFile({ cwd: path.join(dir, 'empty') })).toEqual({
-          file: path.join(xdg, 'gateway', 'config.yaml'),
-          content: { payoutKey: 'from-xdg' },
-        });
-      }
-    } finally {
-      process.env.XDG_CONFIG_HOME = path.join(root, 'xdg');
-    }
-  });
-
-  it('finds nothing where there is nothing', async () => {
-    const dir = await project({ 'nothing/.keep': '' });
-    // A stray config file in a directory above the temporary directory would be found legitimately.
-    if (ancestorConfig(path.join(dir, 'nothing')) !== undefined) return;
-    expect(await loadConfigFile({ cwd: path.join(dir, 'nothing') })).toBeUndefined();
-  });
-
-  it('reads an explicit file, relative to the working directory', async () => {
-    const dir = await project({ 'conf/my-gateway.json': '{"merchantKey":"explicit"}', '.gatewayrc': '{"merchantKey":"searched"}' });
-    expect(await loadConfigFile({ explicitFile: 'conf/my-gateway.json', cwd: dir })).toEqual({
-      file: path.join(dir, 'conf', 'my-gateway.json'),
-      content: { merchantKey: 'explicit' },
-    });
-  });
-
-  it('reads an explicit YAML file and an explicit empty file', async () => {
-    const dir = await project({ 'a.yaml': 'merchantKey: y\n', 'empty.json': '' });
-    expect(await loadConfigFile({ explicitFile: path.join(dir, 'a.yaml') })).toEqual({ file: path.join(dir, 'a.yaml'), content: { merchantKey: 'y' } });
-    expect(await loadConfigFile({ explicitFile: 'empty.json', cwd: dir })).toEqual({ file: path.join(dir, 'empty.json'), content: {} });
-  });
-
-  it('a missing explicit file is exit 78', async () => {
-    const dir = await project({});
-    const error = await configErrorAsync(() => loadConfigFile({ explicitFile: 'missing.json', cwd: dir }));
-    expect(error.message).toBe(`config file ${path.join(dir, 'missing.json')} cannot be read: ENOENT`);
-  });
-
-  it('an explicit directory is exit 78', async () => {
-    const dir = await project({ 'sub/.keep': '' });
-    const error = await configErrorAsync(() => loadConfigFile({ explicitFile: 'sub', cwd: dir }));
-    expect(error.message).toBe(`config file ${path.join(dir, 'sub')} is not a file`);
-  });
-
-  it('malformed JSON found by search: exit 78 naming the file, on one line', async () => {
-    const dir = await project({ '.gatewayrc.json': '{\n  "baseUrl": "https://x.example",\n  "timeout": \n}\n' });
-    const error = await configErrorAsync(() => loadConfigFile({ cwd: dir }));
-    expect(error.message.startsWith(`config file ${path.join(dir, '.gatewayrc.json')} is malformed: `)).toBe(true);
-    expect(error.message.length).toBeGreaterThan(`config file ${path.join(dir, '.gatewayrc.json')} is malformed: `.length);
-    expect(error.message).not.toContain('\n');
-  });
-
-  // BUG (src/config/load.ts describeParseError): when V8's JSON.parse message has no position
-  // ("Unexpected token '}', ...\"x\": }\" is not valid JSON"), parse-json 5 makes the first message
-  // line "<that> while parsing '<the first ~40 characters of the file>'", and that line goes
-  // verbatim into the ConfigError: a malformed config file prints the start of the merchant key.
-  it.each([
-    ['found by search', '.gatewayrc.json', undefined],
-    ['explicit', 'keys.json', 'keys.json'],
-  ])('malformed JSON %s never echoes the key in the message', async (_name, file, explicitFile) => {
-    const secret = 'sk_live_SECRET0123456789abcdef';
-    const dir = await project({ [file]: `{"merchantKey": "${secret}", "timeout": }` });
-    const error = await configErrorAsync(() => loadConfigFile(explicitFile === undefined ? { cwd: dir } : { explicitFile, cwd: dir }));
-    expect(error.message.startsWith(`config file ${path.join(dir, file)} is malformed: `)).toBe(true);
-    expect(error.message).not.toContain('sk_live_SECRET');
-  });
-
-  // BUG (src/config/load.ts describeParseError): when V8's message has a position ("Expected
-  // double-quoted property name in JSON at position 49"), parse-json adds a code frame and the
-  // message starts "JSON Error in <file>: \n" (a space before the newline). The header regex
-  // /^(?:\w+ )?Error in (.+?):\n/ misses it, so the detail is just "JSON Error in <file>:" (no reason)
-  // and, found by search, the file is unknown: "config file (found by search) is malformed: JSON
-  // Error in /path/.gatewayrc.json:".
-  it.each([
-    ['found by search', '.gatewayrc.json', undefined],
-    ['explicit', 'trailing-comma.json', 'trailing-comma.json'],
-  ])('malformed JSON %s with a positioned parser error: names the file once and gives the reason', async (_name, file, explicitFile) => {
-    const dir = await project({ [file]: '{"merchantKey": "sk_live_SECRET0123456789abcdef",}' });
-    const error = await configErrorAsync(() => loadConfigFile(explicitFile === undefined ? { cwd: dir } : { explicitFile, cwd: dir }));
-    expect(error.message.startsWith(`config file ${path.join(dir, file)} is malformed: `)).toBe(true);
-    expect(error.message).not.toContain('JSON Error in');
-    expect(error.message).toMatch(/Quoted object key expected \(line 1, column \d+\)/);
-    expect(error.message).not.toContain('sk_live_SECRET');
-  });
-
-  it.each([
-    ['.gatewayrc.yaml', 'merchantKey: x\npayoutKey: y\n  timeout: 5\n', 3],
-    ['.gatewayrc', 'baseUrl: https://x.example\nprofiles:\n  local:\n    merchantKey: "unterminated\n', 5],
-    ['.gatewayrc.yml', 'merchantKey: [a, b\n', 2],
-  ])('malformed YAML in %s found by search: exit 78 naming the file and line %i', async (file, text, line) => {
-    const dir = await project({ [file]: text });
-    const error = await configErrorAsync(() => loadConfigFile({ cwd: dir }));
-    expect(error.message.startsWith(`config file ${path.join(dir, file)} is malformed: `)).toBe(true);
-    expect(error.message).toMatch(new RegExp(`\\(${line}:\\d+\\)`));
-    expect(error.message).not.toContain('\n');
-  });
-
-  it('malformed explicit YAML: exit 78 naming the file and the line', async () => {
-    const dir = await project({ 'bad.yaml': 'a: 1\nb: 2\n c: 3\n' });
-    const error = await configErrorAsync(() => loadConfigFile({ explicitFile: 'bad.yaml', cwd: dir }));
-    expect(error.message.startsWith(`config file ${path.join(dir, 'bad.yaml')} is malformed: `)).toBe(true);
-    expect(error.message).toMatch(/\(3:\d+\)/);
-  });
-
-  it('loads the example file shipped with gw and resolves its local profile', async () => {
-    const example = path.resolve('.gatewayrc.example');
-    if (!existsSync(example)) return;
-    const dir = await project({});
-    const { readFile } = await import('node:fs/promises');
-    await writeFile(path.join(dir, '.gatewayrc'), await readFile(example, 'utf8'));
-    const loaded = (await loadConfigFile({ cwd: dir })) as LoadedFile;
-    expect(loaded.file).toBe(path.join(dir, '.gatewayrc'));
-    const config = resolveConfig({ flags: { profile: 'local' }, env: {}, loaded });
-    expect(config.baseUrl?.value.href).toBe('http://127.0.0.1:8080/');
-    expect(config.warnings).toEqual([]);
-  });
-});
-
-/** The first config file in a directory above `dir` (outside the test's control), if any. */
-function ancestorConfig(dir: string): string | undefined {
-  for (let current = path.dirname(dir); ; current = path.dirname(current)) {
-    for (const place of SEARCH_PLACES) {
-      const candidate = path.join(current, place);
-      if (place !== 'package.json' && existsSync(candidate)) return candidate;
-    }
-    if (path.dirname(current) === current) return undefined;
-  }
-}
-
-describe('describeParseError', () => {
-  it.each([
-    [new Error('JSON Error in /a/b.json:\nUnexpected token } in JSON at position 20 (line 3 column 1)\n\n  1 | {'), '/a/b.json', 'Unexpected token } in JSON at position 20 (line 3 column 1)'],
-    [new Error('YAML Error in /a/.gatewayrc:\nbad indentation of a mapping entry (3:10)\n\n 1 | a: 1'), '/a/.gatewayrc', 'bad indentation of a mapping entry (3:10)'],
-    [new Error('plain failure'), undefined, 'plain failure'],
-    ['a string', undefined, 'a string'],
-    [new Error('JSON Error in /x:\n\u001b[31mred\u001b[0m'), '/x', 'red'],
-  ])('%s', (error, file, detail) => {
-    const out = describeParseError(error);
-    expect(out.file).toBe(file);
-    expect(out.detail).toBe(detail);
-  });
-});
-
-describe('permissionWarning', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'gw-perm-unit-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it.each([
-    [0o644, true],
-    [0o640, true],
-    [0o604, true],
-    [0o660, true],
-    [0o600, false],
-    [0o400, false],
-    [0o700, false],
-  ])('mode %s → warning %s', async (mode, warns) => {
-    const file = path.join(dir, `rc-${mode.toString(8)}`);
-    await writeFile(file, '{"merchantKey":"k"}');
-    await chmod(file, mode);
-    const warning = permissionWarning(file);
-    if (warns) {
-      expect(warning).toBe(`warning: ${file} holds a key and is readable by group or others; fix it with: chmod 600 ${file}`);
-    } else {
-      expect(warning).toBeUndefined();
-    }
-  });
-
-  it('says nothing about a file that does not exist', () => {
-    expect(permissionWarning(path.join(dir, 'missing'))).toBeUndefined();
   });
 });
