@@ -19,6 +19,7 @@ import type { GatewayClient, Payment, PaymentRequest } from '../gateway/gateway.
 import { isGenericFailure } from '../gateway/result-codes.js';
 import { Decimal } from '../money/decimal.js';
 import type { IOStreams } from '../output/iostreams.js';
+import { Untrusted } from '../output/untrusted.js';
 import { renderDetails, type DetailRow } from '../output/table.js';
 import { parseTimestamp, timeLeftWords } from '../output/time.js';
 import { maxAssetDecimals } from '../payment-uri/decimals.js';
@@ -243,6 +244,7 @@ export async function payRun(opts: PayOptions): Promise<void> {
       payCurrency: payment.payCurrency?.raw() ?? '',
       address: payment.address?.raw() ?? '',
       payAmount: payment.payAmount?.toString() ?? '',
+      memo: payment.memo?.raw() ?? null,
     });
   } catch (error) {
     if (!(error instanceof GwError)) throw error;
@@ -250,6 +252,10 @@ export async function payRun(opts: PayOptions): Promise<void> {
     throw created(error.with({ message: `payment ${payment.trackId} was created, but ${error.message}; no QR is shown`, hint: 'do not take payment for it; check it with the gateway' }));
   }
 
+  if (opts.qrOut !== undefined && !uri.qr) {
+    await printPayment(opts, payment, uri);
+    throw created(new GwError(ExitCode.CANTCREAT, `payment ${payment.trackId} was created, but no QR image was written: ${uri.qrRefusal ?? 'its memo cannot go in a QR code'}`, { hint: 'give the payer the address, amount and memo as text' }));
+  }
   if (opts.qrOut !== undefined) {
     try {
       const { writeQrImage } = await import('../qr/index.js');
@@ -273,9 +279,10 @@ export async function payRun(opts: PayOptions): Promise<void> {
 /** The payment, as JSON or for people; with its QR when `uri` is given and wanted. */
 async function printPayment(opts: PayOptions, payment: Payment, uri: PaymentUri | undefined): Promise<void> {
   const { io } = opts;
-  const wantQr = uri !== undefined && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
+  const wantQr = uri !== undefined && uri.qr && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
   if (io.json) {
-    io.printJson({ ...payment, uri: uri?.uri ?? null });
+    // A URI that would let a wallet pay without the required memo is not offered at all.
+    io.printJson({ ...payment, uri: uri?.qr === true ? uri.uri : null });
     if (wantQr) io.err(await renderQr(io, uri.uri));
     return;
   }
@@ -287,7 +294,9 @@ async function printPayment(opts: PayOptions, payment: Payment, uri: PaymentUri 
     return;
   }
   if (wantQr) text += `\n${await renderQr(io, uri.uri)}`;
-  if (!uri.amountInUri) {
+  if (!uri.qr) {
+    text += `\n${chalk.bold.yellow(`No QR code: ${uri.qrRefusal ?? 'the memo cannot go in one'}.`)} The payer must send ${chalk.bold(`${payment.payAmount} ${payment.payCurrency}`)} to the address above with the memo ${chalk.bold(Untrusted.of(uri.memo ?? '').toString())}.\n`;
+  } else if (!uri.amountInUri) {
     text += `\n${chalk.bold.yellow('The QR code holds only the address.')} The payer must enter the amount: ${chalk.bold(`${payment.payAmount} ${payment.payCurrency}`)}\n`;
   }
   if (opts.qrOut !== undefined) text += `QR image written to ${opts.qrOut}\n`;
@@ -307,6 +316,7 @@ function paymentRows(opts: PayOptions, payment: Payment, uri: PaymentUri | undef
       { label: 'Network', value: uri.networkId && uri.networkName !== network ? `${uri.networkName} (${network})` : network || '(not given)' },
       { label: 'Address', value: chalk.bold(String(payment.address)) },
     );
+    if (uri.memo !== undefined) rows.push({ label: 'Memo', value: `${chalk.bold(Untrusted.of(uri.memo).toString())}  ${chalk.yellow('(required: without it the payment cannot be matched)')}` });
     const expiry = parseTimestamp(payment.expiredAt);
     if (expiry !== undefined) rows.push({ label: 'Expires', value: timeLeftWords(expiry, opts.clock.now()) });
     else if (payment.expiredAt !== null) rows.push({ label: 'Expires', value: String(payment.expiredAt) });
@@ -318,7 +328,7 @@ function paymentRows(opts: PayOptions, payment: Payment, uri: PaymentUri | undef
   if (payment.description && !payment.description.isBlank) rows.push({ label: 'Description', value: payment.description.toString() });
   if (payment.email && !payment.email.isBlank) rows.push({ label: 'Payer e-mail', value: payment.email.toString() });
   if (payment.callbackUrl && !payment.callbackUrl.isBlank) rows.push({ label: 'Callback', value: payment.callbackUrl.toString() });
-  if (uri !== undefined) rows.push({ label: 'URI', value: uri.uri });
+  if (uri?.qr === true) rows.push({ label: 'URI', value: uri.uri });
   return rows;
 }
 

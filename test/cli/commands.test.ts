@@ -2,7 +2,7 @@
 // on 127.0.0.1, in both output modes, with the exit codes the README documents.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { gw } from '../support/gw.js';
+import { runGw as gw } from '../support/cli.js';
 import { sandboxEnv, withSandbox } from '../support/sandbox.js';
 
 let sandbox: RunningSandbox;

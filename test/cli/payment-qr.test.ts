@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_OFFERINGS } from '../../src/payment-uri/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { gw, tempDir } from '../support/gw.js';
+import { runGw as gw } from '../support/cli.js';
+import { tempDir } from '../support/gw.js';
 import { decodePng, decodeTerminalQr } from '../support/qr-decode.js';
 import { sandboxEnv, withSandbox } from '../support/sandbox.js';
 

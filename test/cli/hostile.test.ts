@@ -1,13 +1,11 @@
-// gw under a hostile or broken gateway, run as the built binary: it never hangs, never lets the
-// gateway drive the terminal (no ESC/BEL/C1/bidi characters in human output, only JSON escapes
-// with --json), never leaks a key (not even when the gateway echoes it back), reports a broken
-// config file by name, and ends cleanly on a closed stdout or Ctrl-C.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { execa } from 'execa';
+// gw under a hostile or broken gateway, run in process against a real misbehaving server on
+// 127.0.0.1: it never hangs, never lets the gateway drive the terminal (no ESC/BEL/C1/bidi
+// characters in human output, only JSON escapes with --json), never leaks a key (not even when the
+// gateway echoes it back), and reports a broken config file by name. What only a process shows
+// (Ctrl-C, a closed stdout, memory) is in test/e2e/process.test.ts.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GW_BIN, gw, removeDir, startGw, tempDir, writeFile, type GwResult } from '../support/gw.js';
+import { runGw as gw, type CliResult as GwResult } from '../support/cli.js';
+import { removeDir, tempDir, writeFile } from '../support/gw.js';
 import {
   hang,
   html502,
@@ -129,15 +127,6 @@ beforeEach(() => {
 
 const run = (args: readonly string[], env: Record<string, string> = envFor(server.url)): Promise<GwResult> => gw(args, { env });
 
-/** The harness's clean environment, for the few tests that spawn gw themselves. */
-function cleanEnv(home: string, extra: Record<string, string>): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('GATEWAY_') || k === 'NO_COLOR' || k === 'FORCE_COLOR' || k === 'GW_DEBUG') continue;
-    env[k] = v;
-  }
-  return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), ...extra };
-}
 
 describe('broken answers', () => {
   it('an HTML 502 page → exit 69 after the read retries (3 requests)', async () => {
@@ -177,7 +166,7 @@ describe('broken answers', () => {
     expect(r.ms).toBeLessThan(8000);
     expect(server.requests).toHaveLength(1);
     const sent = server.requests[0]!.response;
-    expect(sent.clientClosed).toBe(true);
+    await expect.poll(() => sent.clientClosed).toBe(true);
     expect(sent.bodyBytesWritten).toBeLessThan(16 * 1024 * 1024);
   });
 
@@ -187,28 +176,6 @@ describe('broken answers', () => {
     expect(expectCleanFailure(r, 76)).toMatch(/larger than/);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.response.bodyBytesWritten).toBeLessThan(16 * 1024 * 1024);
-  });
-
-  it.runIf(existsSync('/usr/bin/time'))('a 200 MB body: the peak RSS of gw stays far below the body size (/usr/bin/time -f %M)', async () => {
-    server.program([huge(200 * 1024 * 1024)]);
-    const home = tempDir();
-    const rssFile = path.join(home, 'rss');
-    try {
-      const result = await execa('/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, GW_BIN, 'balance', '--timeout', '20'], {
-        cwd: home,
-        env: cleanEnv(home, envFor(server.url)),
-        extendEnv: false,
-        reject: false,
-        stdin: 'ignore',
-        timeout: 30_000,
-      });
-      expect(result.exitCode).toBe(76);
-      const peakKiB = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
-      expect(peakKiB).toBeGreaterThan(0);
-      expect(peakKiB).toBeLessThan(150 * 1024);
-    } finally {
-      removeDir(home);
-    }
   });
 
   it('an unknown legacy result code (777) → exit 1, the code and the message shown', async () => {
@@ -525,42 +492,4 @@ describe('config files', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
   });
-});
-
-describe('process hygiene', () => {
-  it('a stdout closed early (gw balance | head -c 1) → no stack trace, exit 0, quiet', async () => {
-    const data: Record<string, string> = {};
-    for (let i = 0; i < 20_000; i++) data[`C${i}`] = `${i}.5`;
-    server.program([json({ result: 100, message: 'OK', data })]);
-    const home = tempDir();
-    const child = spawn(process.execPath, [GW_BIN, 'balance'], { cwd: home, env: cleanEnv(home, envFor(server.url)), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    child.stdout.once('data', () => child.stdout.destroy());
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
-    removeDir(home);
-    expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
-  });
-
-  for (const args of [
-    ['rate', 'BTC', 'USDT'],
-    ['pay', '25', 'USDT', '--no-qr', '--order-id', 'sig-1'],
-  ]) {
-    it(`${args[0]}: SIGINT during a request that never answers → exit 130 quickly, one line, no stack`, async () => {
-      server.program([hang()]);
-      const child = startGw([...args, '--timeout', '30'], { env: envFor(server.url) });
-      await server.waitForRequests(1);
-      const sentAt = Date.now();
-      child.kill('SIGINT');
-      const result = await child;
-      const r: GwResult = { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr), ms: Date.now() - sentAt };
-      const stderr = expectCleanFailure(r, 130);
-      expect(r.ms).toBeLessThan(3000);
-      expect(server.requests).toHaveLength(1);
-      if (args[0] === 'pay') {
-        expect(stderr).toMatch(/may have been created/i);
-        expect(stderr).toContain('sig-1');
-      }
-    });
-  }
 });

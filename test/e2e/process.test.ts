@@ -1,0 +1,179 @@
+// What only a process shows, run as the built binary against a misbehaving server on 127.0.0.1:
+// Ctrl-C during a request, a stdout closed early, and memory while a huge answer streams in.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GW_BIN, gw, removeDir, startGw, tempDir, writeFile, type GwResult } from '../support/gw.js';
+import {
+  hang,
+  html502,
+  huge,
+  json,
+  raw,
+  rawSocket,
+  startMisbehavingGateway,
+  truncated,
+  type Behaviour,
+  type MisbehavingGateway,
+  type RecordedRequest,
+  paymentAnswer,
+  TEST_MERCHANT_KEY,
+  TEST_PAYOUT_KEY,
+  TRON_ADDRESS,
+} from '../support/misbehaving-gateway.js';
+
+const MERCHANT_KEY = TEST_MERCHANT_KEY;
+const PAYOUT_KEY = TEST_PAYOUT_KEY;
+
+const envFor = (url: string, keys: { merchant?: string; payout?: string } = {}): Record<string, string> => ({
+  GATEWAY_BASE_URL: url,
+  GATEWAY_MERCHANT_KEY: keys.merchant ?? MERCHANT_KEY,
+  GATEWAY_PAYOUT_KEY: keys.payout ?? PAYOUT_KEY,
+});
+
+/** Escape codes of every kind: SGR, OSC title, OSC 8 hyperlink, OSC 52 clipboard, BEL, C1 CSI/OSC, RIS, bidi override. */
+const EVIL =
+  '\u001b[31mRED\u001b[0m\u001b]0;owned\u0007\u001b]8;;https://evil.example/\u001b\\link\u001b]8;;\u001b\\' +
+  '\u001b]52;c;cm0gLXJmIH4=\u0007\u0007BEL\u009b2J\u009d0;c1\u009c\u202eRTL\u001bc';
+
+/** Anything a terminal would act on or that reorders/hides text (LF allowed). */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+
+function expectInert(text: string): void {
+  const bad = UNSAFE.exec(text);
+  expect(bad === null ? null : `U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${bad.index} in ${JSON.stringify(text)}`).toBeNull();
+}
+
+function expectNoCrashText(r: GwResult): void {
+  for (const text of [r.stdout, r.stderr]) {
+    expect(text).not.toMatch(/^\s+at /m);
+    expect(text).not.toMatch(/\b\w*Error:/);
+    expect(text).not.toMatch(/Unhandled|PromiseRejection|^gw: internal error:/im);
+  }
+}
+
+/** No run of 12 or more characters of a key anywhere in the output (a cut key leaks too). */
+function expectNoKey(r: GwResult, keys: readonly string[] = [MERCHANT_KEY, PAYOUT_KEY]): void {
+  const output = r.stdout + r.stderr;
+  for (const key of keys) {
+    for (let i = 0; i + 12 <= key.length; i++) {
+      const piece = key.slice(i, i + 12);
+      expect(output.includes(piece), `key fragment "${piece}" in output: ${JSON.stringify(output)}`).toBe(false);
+    }
+  }
+}
+
+/** Exit code, empty stdout, one `gw:` line (plus at most one `hint:` line), inert, no stack, no key. */
+function expectCleanFailure(r: GwResult, exitCode: number): string {
+  expect({ exitCode: r.exitCode, stderr: r.stderr }).toMatchObject({ exitCode });
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.replace(/\n$/, '').split('\n');
+  expect(lines.length, r.stderr).toBeLessThanOrEqual(2);
+  expect(lines[0]).toMatch(/^gw: \S/);
+  if (lines.length === 2) expect(lines[1]).toMatch(/^hint: \S/);
+  expectInert(r.stderr);
+  expectNoCrashText(r);
+  expectNoKey(r);
+  return r.stderr;
+}
+
+/** With --json: stdout is one JSON document, escapes only, carrying the hostile text. */
+function expectJsonCarriesEscapes(r: GwResult): unknown {
+  expect(r.exitCode, r.stderr).toBe(0);
+  expectInert(r.stdout);
+  expectInert(r.stderr);
+  expect(r.stdout).toContain('\\u001b');
+  const doc: unknown = JSON.parse(r.stdout);
+  expect(JSON.stringify(doc)).toContain('\\u001b');
+  return doc;
+}
+
+let server: MisbehavingGateway;
+
+beforeAll(async () => {
+  server = await startMisbehavingGateway();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(() => {
+  server.reset();
+});
+
+/** The harness's clean environment, for the tests that spawn gw themselves. */
+function cleanEnv(home: string, extra: Record<string, string>): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('GATEWAY_') || k === 'NO_COLOR' || k === 'FORCE_COLOR' || k === 'GW_DEBUG') continue;
+    env[k] = v;
+  }
+  return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), ...extra };
+}
+
+describe('memory', () => {
+  it.runIf(existsSync('/usr/bin/time'))('a 200 MB body: the peak RSS of gw stays far below the body size (/usr/bin/time -f %M)', async () => {
+    server.program([huge(200 * 1024 * 1024)]);
+    const home = tempDir();
+    const rssFile = path.join(home, 'rss');
+    try {
+      const result = await execa('/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, GW_BIN, 'balance', '--timeout', '20'], {
+        cwd: home,
+        env: cleanEnv(home, envFor(server.url)),
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+        timeout: 30_000,
+      });
+      expect(result.exitCode).toBe(76);
+      const peakKiB = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+      expect(peakKiB).toBeGreaterThan(0);
+      expect(peakKiB).toBeLessThan(150 * 1024);
+    } finally {
+      removeDir(home);
+    }
+  });
+
+});
+
+describe('process hygiene', () => {
+  it('a stdout closed early (gw balance | head -c 1) → no stack trace, exit 0, quiet', async () => {
+    const data: Record<string, string> = {};
+    for (let i = 0; i < 20_000; i++) data[`C${i}`] = `${i}.5`;
+    server.program([json({ result: 100, message: 'OK', data })]);
+    const home = tempDir();
+    const child = spawn(process.execPath, [GW_BIN, 'balance'], { cwd: home, env: cleanEnv(home, envFor(server.url)), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+    removeDir(home);
+    expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
+  });
+
+  for (const args of [
+    ['rate', 'BTC', 'USDT'],
+    ['pay', '25', 'USDT', '--no-qr', '--order-id', 'sig-1'],
+  ]) {
+    it(`${args[0]}: SIGINT during a request that never answers → exit 130 quickly, one line, no stack`, async () => {
+      server.program([hang()]);
+      const child = startGw([...args, '--timeout', '30'], { env: envFor(server.url) });
+      await server.waitForRequests(1);
+      const sentAt = Date.now();
+      child.kill('SIGINT');
+      const result = await child;
+      const r: GwResult = { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr), ms: Date.now() - sentAt };
+      const stderr = expectCleanFailure(r, 130);
+      expect(r.ms).toBeLessThan(3000);
+      expect(server.requests).toHaveLength(1);
+      if (args[0] === 'pay') {
+        expect(stderr).toMatch(/may have been created/i);
+        expect(stderr).toContain('sig-1');
+      }
+    });
+  }
+});

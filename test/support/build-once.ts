@@ -1,0 +1,10 @@
+// Global setup of the e2e project: builds dist/ from the current source before any e2e test runs,
+// however the suite was started (npm test, npm run test:e2e, or npx vitest run test/e2e/x.test.ts).
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export default function setup(): void {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+}
