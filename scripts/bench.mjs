@@ -18,7 +18,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'gw-bench-'));
 
 // A preload that reports peak RSS when GNU time is missing (added to both sides of a pair alike).
 const rssReporter = path.join(work, 'rss.cjs');
-writeFileSync(rssReporter, "process.on('exit',()=>{require('fs').writeSync(2,`\\nRSS_KB=${process.resourceUsage().maxRSS}\\n`)});\n");
+writeFileSync(rssReporter, "process.on('exit',()=>{require('fs').writeSync(2,'\\nRSS_KB='+process.resourceUsage().maxRSS+'\\n')});\n");
 
 function run(argv, env) {
   const [cmd, ...args] = gnuTime ? [gnuTime, '-f', 'RSS_KB=%M', ...argv] : [argv[0], '-r', rssReporter, ...argv.slice(1)];
@@ -87,14 +87,24 @@ req.end(JSON.stringify({ fromCurrency: 'BTC', toCurrency: 'USDT' }));
 const gwEnv = { ...env, GATEWAY_BASE_URL: url, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key' };
 const node = process.execPath;
 const rows = [
-  compare('gw rate BTC USDT --json  vs  node:http floor', { argv: [node, gwBin, 'rate', 'BTC', 'USDT', '--json'], env: gwEnv }, { argv: [node, floor, url], env }),
+  compare(
+    'gw rate BTC USDT --json  vs  node:http floor',
+    { argv: [node, gwBin, 'rate', 'BTC', 'USDT', '--json'], env: gwEnv },
+    { argv: [node, floor, url], env },
+  ),
   compare('gw --version  vs  node -e 0', { argv: [node, gwBin, '--version'], env }, { argv: [node, '-e', '0'], env }),
-  compare('gw pay 25 USDT --json --sandbox  vs  node:http floor', { argv: [node, gwBin, 'pay', '25', 'USDT', '--json', '--sandbox'], env }, { argv: [node, floor, url], env }),
+  compare(
+    'gw pay 25 USDT --json --sandbox  vs  node:http floor',
+    { argv: [node, gwBin, 'pay', '25', 'USDT', '--json', '--sandbox'], env },
+    { argv: [node, floor, url], env },
+  ),
 ];
 server.kill('SIGINT');
 
 const cpu = spawnSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], { encoding: 'utf8' }).stdout.trim();
-console.log(`node ${process.version}, ${cpu || 'unknown CPU'}, ${pairs} pairs after ${warmup} warm-up pairs, RSS via ${gnuTime ? 'GNU time' : 'resourceUsage'}`);
+console.log(
+  `node ${process.version}, ${cpu || 'unknown CPU'}, ${pairs} pairs after ${warmup} warm-up pairs, RSS via ${gnuTime ? 'GNU time' : 'resourceUsage'}`,
+);
 console.log('| comparison | gw median ms | base median ms | time ratio | gw peak RSS MB | base peak RSS MB | RSS ratio |');
 console.log('|---|---|---|---|---|---|---|');
 for (const r of rows) {

@@ -11,7 +11,7 @@
 // - undici's fetch body extraction, reached only for FormData/Blob/stream bodies (gw sends strings),
 //   which drags in fetch, webidl and form-data parsing;
 // - commander's child_process, used only by executable subcommands (gw has none): made lazy.
-import { build } from 'esbuild';
+import { build, context } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -42,8 +42,7 @@ const startupStubs = {
   },
 };
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
+const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/gw.cjs',
   bundle: true,
@@ -58,4 +57,13 @@ await build({
   plugins: [startupStubs],
   define: { __GW_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
-});
+};
+
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+if (process.argv.includes('--watch')) {
+  // npm run dev: rebuild dist/gw.cjs on every change under src/ until Ctrl-C.
+  const ctx = await context({ ...options, logLevel: 'info' });
+  await ctx.watch();
+} else {
+  await build(options);
+}

@@ -1,7 +1,7 @@
 // The command line: builds the Commander program over a Factory and runs one command, turning
 // whatever happened into output and an exit code in one place. Importing this module does nothing;
 // src/main.ts is the process around it, and tests call runCli() with a test factory.
-import { Command, CommanderError, Help, Option } from 'commander';
+import { Command, type CommanderError, type Help, Option } from 'commander';
 import type { Factory, GlobalOptions } from './cmdutil/factory.js';
 import { ExitCode, GwError, UsageError } from './errors.js';
 import { VERSION } from './version.js';

@@ -33,7 +33,10 @@ function main(): void {
     }
   };
   const abortWith = (reason: GwError): void => {
-    if (interrupt.signal.aborted) return forceExit(reason); // a second signal: stop now
+    if (interrupt.signal.aborted) {
+      forceExit(reason); // a second signal: stop now
+      return;
+    }
     interrupt.abort(reason);
     setTimeout(() => forceExit(reason), UNWIND_GRACE_MS).unref();
   };
@@ -47,7 +50,8 @@ function main(): void {
   // stdout errors are recorded by IOStreams; a listener must exist so they never crash the process.
   process.stdout.on('error', () => undefined);
   const crash = (error: unknown): void => {
-    if (process.env.GW_DEBUG === '1') process.stderr.write(`${scrubSecrets(error instanceof Error ? (error.stack ?? error.message) : String(error), io.secrets)}\n`);
+    if (process.env.GW_DEBUG === '1')
+      process.stderr.write(`${scrubSecrets(error instanceof Error ? (error.stack ?? error.message) : String(error), io.secrets)}\n`);
     forceExit(asGwError(error));
   };
   process.on('unhandledRejection', crash);
@@ -55,7 +59,10 @@ function main(): void {
   // The event loop ran dry while the command was still pending: something it waited for can
   // never happen. That is a failure, never a silent success.
   process.on('beforeExit', () => {
-    if (!finished) forceExit(new GwError(ExitCode.SOFTWARE, 'gw stopped before finishing: it was left waiting for something that cannot happen (a bug in gw; please report it)'));
+    if (!finished)
+      forceExit(
+        new GwError(ExitCode.SOFTWARE, 'gw stopped before finishing: it was left waiting for something that cannot happen (a bug in gw; please report it)'),
+      );
   });
 
   void runCli(process.argv.slice(2), f).then((code) => {

@@ -13,7 +13,6 @@ export function parseSymbol(text: string, what: string): string {
 
 /** Free text the user gives (order id, description): one line, no control characters. */
 export function parseText(text: string, flag: string, max = 500): string {
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(text)) throw new UsageError(`${flag} must not contain control characters`);
   if (text.length > max) throw new UsageError(`${flag} must be at most ${max} characters`);
   return text;

@@ -163,7 +163,13 @@ class DefaultFactory implements Factory {
           },
         );
       }
-      config = resolveConfig({ flags: globals, env: this.#options.env, layers: found?.layers ?? [], skipped: found?.skipped ?? [], looked: found?.looked ?? [] });
+      config = resolveConfig({
+        flags: globals,
+        env: this.#options.env,
+        layers: found?.layers ?? [],
+        skipped: found?.skipped ?? [],
+        looked: found?.looked ?? [],
+      });
       if (config.timeoutMs.source.kind === 'file') this.#armDeadline(config.timeoutMs.value);
     }
     for (const warning of config.warnings) this.io.warn(warning);

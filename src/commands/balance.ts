@@ -50,11 +50,18 @@ export async function balanceRun(opts: BalanceOptions): Promise<void> {
   const { io } = opts;
   const { map, repeated } = balanceMap(entries);
   if (repeated.length > 0) {
-    io.warn(`the gateway lists ${repeated.map((s) => JSON.stringify(s).slice(0, 24)).join(', ')} more than once: each entry is a row of the table, and JSON "balances" holds their exact sum`);
+    io.warn(
+      `the gateway lists ${repeated.map((s) => JSON.stringify(s).slice(0, 24)).join(', ')} more than once: each entry is a row of the table, and JSON "balances" holds their exact sum`,
+    );
   }
   if (io.json) return io.printJson({ balances: map });
   io.sandboxBanner();
   if (entries.length === 0) return io.out('no balances\n');
   const amounts = alignDecimals(entries.map((e) => e.amount.toString()));
-  io.out(renderTable(['Currency', 'Balance'], entries.map((e, i) => [e.currency.toString(), amounts[i] ?? ''])));
+  io.out(
+    renderTable(
+      ['Currency', 'Balance'],
+      entries.map((e, i) => [e.currency.toString(), amounts[i] ?? '']),
+    ),
+  );
 }

@@ -16,9 +16,7 @@ export function newCmdCurrencies(f: Factory, runF: (opts: CurrenciesOptions) => 
     new Command('currencies')
       .description('list the currencies the merchant accepts')
       .option('--legacy', 'use the legacy endpoint (POST /merchants/allowedCoins)')
-      .action((flags: { legacy?: boolean }) =>
-        runF({ io: f.io, gateway: () => f.gateway(), endpoint: flags.legacy === true ? 'legacy' : 'default' }),
-      ),
+      .action((flags: { legacy?: boolean }) => runF({ io: f.io, gateway: () => f.gateway(), endpoint: flags.legacy === true ? 'legacy' : 'default' })),
     {
       examples: ['gw currencies', 'gw currencies --legacy', "gw currencies --json | jq -r '.currencies[]'"],
       json: '{"currencies": ["BTC", "ETH", "USDT"]}',

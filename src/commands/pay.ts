@@ -105,29 +105,40 @@ export function buildPaymentRequest(amountText: string, currencyText: string, fl
   const currency = parseSymbol(currencyText, '<currency>');
   const payCurrency = parseSymbol(flags.payCurrency ?? currency, '--pay-currency');
   if (isFiat(payCurrency)) {
-    throw new UsageError(`${payCurrency} is not a coin a payer can send: name one with --pay-currency`, `e.g. gw pay ${amount} ${currency} --pay-currency USDT`);
+    throw new UsageError(
+      `${payCurrency} is not a coin a payer can send: name one with --pay-currency`,
+      `e.g. gw pay ${amount} ${currency} --pay-currency USDT`,
+    );
   }
   if (currency === payCurrency) {
     const decimals = maxAssetDecimals(payCurrency, flags.network);
     if (decimals !== undefined && !fitsDecimals(amount, decimals)) {
-      throw new UsageError(`${amount} ${payCurrency} has more decimal places than ${payCurrency} has (${decimals}): it cannot be paid exactly`, 'gw never rounds an amount: give at most that many decimals');
+      throw new UsageError(
+        `${amount} ${payCurrency} has more decimal places than ${payCurrency} has (${decimals}): it cannot be paid exactly`,
+        'gw never rounds an amount: give at most that many decimals',
+      );
     }
   }
   const request: PaymentRequest = { amount, currency, payCurrency };
 
   if (flags.lifeTime !== undefined) {
     const check = checkLifeTime(flags.lifeTime);
-    if (!check.ok) throw new UsageError(`--life-time must be a whole number of minutes from ${LIFETIME.min} to ${LIFETIME.max} (got "${flags.lifeTime.slice(0, 20)}")`);
+    if (!check.ok)
+      throw new UsageError(`--life-time must be a whole number of minutes from ${LIFETIME.min} to ${LIFETIME.max} (got "${flags.lifeTime.slice(0, 20)}")`);
     request.lifeTime = check.value;
   }
   if (flags.feePaidByPayer !== undefined) {
     const check = checkFeePaidByPayer(flags.feePaidByPayer);
-    if (!check.ok) throw new UsageError(`--fee-paid-by-payer must be 0 (merchant pays the fee) or 1 (payer pays it), got "${flags.feePaidByPayer.slice(0, 20)}"`);
+    if (!check.ok)
+      throw new UsageError(`--fee-paid-by-payer must be 0 (merchant pays the fee) or 1 (payer pays it), got "${flags.feePaidByPayer.slice(0, 20)}"`);
     request.feePaidByPayer = check.value;
   }
   if (flags.underPaidCover !== undefined) {
     const check = checkUnderPaidCover(flags.underPaidCover);
-    if (!check.ok) throw new UsageError(`--under-paid-cover must be a percentage from ${UNDERPAID_COVER.min} to ${UNDERPAID_COVER.max} (got "${flags.underPaidCover.slice(0, 20)}")`);
+    if (!check.ok)
+      throw new UsageError(
+        `--under-paid-cover must be a percentage from ${UNDERPAID_COVER.min} to ${UNDERPAID_COVER.max} (got "${flags.underPaidCover.slice(0, 20)}")`,
+      );
     request.underPaidCover = check.value;
   }
   if (flags.callbackUrl !== undefined) request.callbackUrl = parseHttpUrl(flags.callbackUrl, '--callback-url');
@@ -190,7 +201,9 @@ export function ambiguousFailure(error: GwError, request: PaymentRequest): GwErr
   // that says it failed inside (its generic failures 131 and 500, or a 5xx status).
   const failedInside = (error.result !== undefined && isGenericFailure(error.result)) || (error.status !== undefined && error.status >= 500);
   const refused = !failedInside && (error.result !== undefined || error.type !== undefined);
-  const uncertainExit = ([ExitCode.UNAVAILABLE, ExitCode.TEMPFAIL, ExitCode.PROTOCOL, ExitCode.INTERRUPTED, ExitCode.TERMINATED, ExitCode.REFUSED] as number[]).includes(error.exitCode);
+  const uncertainExit = (
+    [ExitCode.UNAVAILABLE, ExitCode.TEMPFAIL, ExitCode.PROTOCOL, ExitCode.INTERRUPTED, ExitCode.TERMINATED, ExitCode.REFUSED] as number[]
+  ).includes(error.exitCode);
   if (notSent || refused || (!uncertainExit && !failedInside)) return error;
   const recognise =
     request.orderId !== undefined
@@ -228,12 +241,17 @@ export async function payRun(opts: PayOptions): Promise<void> {
     throw error instanceof GwError ? ambiguousFailure(error, request) : error;
   }
   const trackId = payment.trackId.raw();
-  const created = (error: GwError): GwError => error.with({ trackId, payment: 'created', ...(error.exitCode === ExitCode.USAGE && { exitCode: ExitCode.SOFTWARE }) });
+  const created = (error: GwError): GwError =>
+    error.with({ trackId, payment: 'created', ...(error.exitCode === ExitCode.USAGE && { exitCode: ExitCode.SOFTWARE }) });
 
   const unpayable = unpayableReason(payment);
   if (unpayable !== undefined) {
     await printPayment(opts, payment, undefined);
-    throw created(new GwError(ExitCode.PROTOCOL, `payment ${payment.trackId} was created, but ${unpayable}: it is not payable and no QR is shown`, { hint: 'do not take payment for it; check it with the gateway' }));
+    throw created(
+      new GwError(ExitCode.PROTOCOL, `payment ${payment.trackId} was created, but ${unpayable}: it is not payable and no QR is shown`, {
+        hint: 'do not take payment for it; check it with the gateway',
+      }),
+    );
   }
 
   let uri: PaymentUri;
@@ -249,12 +267,23 @@ export async function payRun(opts: PayOptions): Promise<void> {
   } catch (error) {
     if (!(error instanceof GwError)) throw error;
     await printPayment(opts, payment, undefined);
-    throw created(error.with({ message: `payment ${payment.trackId} was created, but ${error.message}; no QR is shown`, hint: 'do not take payment for it; check it with the gateway' }));
+    throw created(
+      error.with({
+        message: `payment ${payment.trackId} was created, but ${error.message}; no QR is shown`,
+        hint: 'do not take payment for it; check it with the gateway',
+      }),
+    );
   }
 
   if (opts.qrOut !== undefined && !uri.qr) {
     await printPayment(opts, payment, uri);
-    throw created(new GwError(ExitCode.CANTCREAT, `payment ${payment.trackId} was created, but no QR image was written: ${uri.qrRefusal ?? 'its memo cannot go in a QR code'}`, { hint: 'give the payer the address, amount and memo as text' }));
+    throw created(
+      new GwError(
+        ExitCode.CANTCREAT,
+        `payment ${payment.trackId} was created, but no QR image was written: ${uri.qrRefusal ?? 'its memo cannot go in a QR code'}`,
+        { hint: 'give the payer the address, amount and memo as text' },
+      ),
+    );
   }
   if (opts.qrOut !== undefined) {
     try {
@@ -263,7 +292,9 @@ export async function payRun(opts: PayOptions): Promise<void> {
     } catch (error) {
       await printPayment(opts, payment, uri);
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      throw created(new GwError(ExitCode.CANTCREAT, `payment ${payment.trackId} was created, but the QR image could not be written to ${opts.qrOut} (${code})`));
+      throw created(
+        new GwError(ExitCode.CANTCREAT, `payment ${payment.trackId} was created, but the QR image could not be written to ${opts.qrOut} (${code})`),
+      );
     }
   }
 
@@ -279,7 +310,7 @@ export async function payRun(opts: PayOptions): Promise<void> {
 /** The payment, as JSON or for people; with its QR when `uri` is given and wanted. */
 async function printPayment(opts: PayOptions, payment: Payment, uri: PaymentUri | undefined): Promise<void> {
   const { io } = opts;
-  const wantQr = uri !== undefined && uri.qr && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
+  const wantQr = uri?.qr && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
   if (io.json) {
     // A URI that would let a wallet pay without the required memo is not offered at all.
     io.printJson({ ...payment, uri: uri?.qr === true ? uri.uri : null });
@@ -316,7 +347,11 @@ function paymentRows(opts: PayOptions, payment: Payment, uri: PaymentUri | undef
       { label: 'Network', value: uri.networkId && uri.networkName !== network ? `${uri.networkName} (${network})` : network || '(not given)' },
       { label: 'Address', value: chalk.bold(String(payment.address)) },
     );
-    if (uri.memo !== undefined) rows.push({ label: 'Memo', value: `${chalk.bold(Untrusted.of(uri.memo).toString())}  ${chalk.yellow('(required: without it the payment cannot be matched)')}` });
+    if (uri.memo !== undefined)
+      rows.push({
+        label: 'Memo',
+        value: `${chalk.bold(Untrusted.of(uri.memo).toString())}  ${chalk.yellow('(required: without it the payment cannot be matched)')}`,
+      });
     const expiry = parseTimestamp(payment.expiredAt);
     if (expiry !== undefined) rows.push({ label: 'Expires', value: timeLeftWords(expiry, opts.clock.now()) });
     else if (payment.expiredAt !== null) rows.push({ label: 'Expires', value: String(payment.expiredAt) });

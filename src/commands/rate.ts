@@ -19,9 +19,7 @@ export function newCmdRate(f: Factory, runF: (opts: RateOptions) => Promise<void
       .description('show the exchange rate between two cryptocurrencies')
       .argument('<from>', 'currency to convert from, e.g. BTC')
       .argument('<to>', 'currency to convert to, e.g. USDT')
-      .action((from: string, to: string) =>
-        runF({ io: f.io, gateway: () => f.gateway(), from: parseSymbol(from, '<from>'), to: parseSymbol(to, '<to>') }),
-      ),
+      .action((from: string, to: string) => runF({ io: f.io, gateway: () => f.gateway(), from: parseSymbol(from, '<from>'), to: parseSymbol(to, '<to>') })),
     {
       examples: ['gw rate BTC USDT', 'gw rate ETH BTC --json | jq -r .rate'],
       json: '{"from": "BTC", "to": "USDT", "rate": "65573.55"}',

@@ -52,9 +52,16 @@ export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox(opts.server).catch((error: NodeJS.ErrnoException) => {
     const where = `${opts.server.host}:${opts.server.port}`;
-    if (error.code === 'EADDRINUSE') throw new GwError(ExitCode.UNAVAILABLE, `cannot serve the sandbox on ${where}: the port is in use`, { hint: 'choose another --port, or leave it out for a free one' });
-    if (error.code === 'EACCES') throw new GwError(ExitCode.UNAVAILABLE, `cannot serve the sandbox on ${where}: permission denied`, { hint: 'ports below 1024 need privileges: choose a higher --port' });
-    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') throw new GwError(ExitCode.USAGE, `cannot serve the sandbox on ${where}: this machine has no such address`);
+    if (error.code === 'EADDRINUSE')
+      throw new GwError(ExitCode.UNAVAILABLE, `cannot serve the sandbox on ${where}: the port is in use`, {
+        hint: 'choose another --port, or leave it out for a free one',
+      });
+    if (error.code === 'EACCES')
+      throw new GwError(ExitCode.UNAVAILABLE, `cannot serve the sandbox on ${where}: permission denied`, {
+        hint: 'ports below 1024 need privileges: choose a higher --port',
+      });
+    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+      throw new GwError(ExitCode.USAGE, `cannot serve the sandbox on ${where}: this machine has no such address`);
     throw error;
   });
   try {

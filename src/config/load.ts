@@ -15,7 +15,7 @@ import { constants, type Stats } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, ExitCode, GwError } from '../errors.js';
+import { ConfigError, GwError } from '../errors.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { candidateFiles, type Candidate } from './candidates.js';
 import { describeJsError, packageJsonField, parseJsonText, parseYamlText, plainData, positionFromCheckOutput, positionText, type Position } from './parse.js';
@@ -233,7 +233,7 @@ function stripBom(text: string): string {
 async function readBounded(file: string, real: string, judged: Stats, maxBytes: number): Promise<string> {
   const shown = terminalSafe(file);
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
-  let handle;
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(real, flags);
   } catch (error) {
@@ -241,7 +241,8 @@ async function readBounded(file: string, real: string, judged: Stats, maxBytes: 
   }
   try {
     const opened = await handle.stat();
-    if (!opened.isFile() || opened.ino !== judged.ino || opened.dev !== judged.dev) throw new ConfigError(`config file ${shown} changed while it was being read`);
+    if (!opened.isFile() || opened.ino !== judged.ino || opened.dev !== judged.dev)
+      throw new ConfigError(`config file ${shown} changed while it was being read`);
     const limit = maxBytes + 1;
     const buffer = Buffer.alloc(Math.min(limit, opened.size + 1));
     let total = 0;
@@ -317,4 +318,3 @@ async function syntaxErrorPosition(file: string, real: string, judged: Stats, si
   }
   return undefined;
 }
-

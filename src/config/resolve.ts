@@ -214,11 +214,17 @@ export function resolveConfig({ flags, env, layers, skipped = [], looked = [] }:
 
   if (profileName !== undefined && !files.some((f) => f.profile !== undefined)) {
     if (files.length === 0) {
-      throw new ConfigError(`profile "${terminalSafe(profileName)}" was asked for, but no config file was found`, 'create .gatewayrc (see .gatewayrc.example) or pass --config <file>');
+      throw new ConfigError(
+        `profile "${terminalSafe(profileName)}" was asked for, but no config file was found`,
+        'create .gatewayrc (see .gatewayrc.example) or pass --config <file>',
+      );
     }
     const where = files.map((f) => f.file).join(' or ');
     const known = knownProfiles.map((p) => terminalSafe(p)).join(', ');
-    throw new ConfigError(`profile "${terminalSafe(profileName)}" is not in ${where}`, known ? `profiles there: ${known}` : `add it under "profiles" in ${files[0]?.file ?? where}`);
+    throw new ConfigError(
+      `profile "${terminalSafe(profileName)}" is not in ${where}`,
+      known ? `profiles there: ${known}` : `add it under "profiles" in ${files[0]?.file ?? where}`,
+    );
   }
 
   const pick = (key: Key): Setting<string> | undefined => {

@@ -89,7 +89,10 @@ export function judgeFile(facts: TrustFacts): Verdict {
  * ignored.
  */
 export function trustedDirs(env: NodeJS.ProcessEnv, delimiter = path.delimiter): { all: boolean; dirs: Set<string> } {
-  const entries = (env.GATEWAY_TRUSTED_DIRS ?? '').split(delimiter).map((e) => e.trim()).filter((e) => e !== '');
+  const entries = (env.GATEWAY_TRUSTED_DIRS ?? '')
+    .split(delimiter)
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   return {
     all: entries.includes('*'),
     dirs: new Set(entries.filter((e) => path.isAbsolute(e)).map((e) => path.resolve(e))),

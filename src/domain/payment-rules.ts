@@ -18,8 +18,31 @@ export const FEE_PAID_BY_PAYER = [0, 1] as const;
  * crypto gateways; IRT is the toman the gateway also accepts).
  */
 export const FIAT_CODES: ReadonlySet<string> = new Set([
-  'USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'CNY', 'INR', 'RUB', 'TRY', 'BRL', 'AED', 'IRR', 'IRT',
-  'SGD', 'HKD', 'KRW', 'MXN', 'NZD', 'SEK', 'NOK', 'DKK', 'PLN', 'ZAR',
+  'USD',
+  'EUR',
+  'GBP',
+  'CAD',
+  'AUD',
+  'JPY',
+  'CHF',
+  'CNY',
+  'INR',
+  'RUB',
+  'TRY',
+  'BRL',
+  'AED',
+  'IRR',
+  'IRT',
+  'SGD',
+  'HKD',
+  'KRW',
+  'MXN',
+  'NZD',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'ZAR',
 ]);
 
 export function isFiat(symbol: string): boolean {

@@ -30,7 +30,10 @@ const GATEWAY_SPELLINGS: Readonly<Record<string, PaymentState>> = {
 
 /** gw's state for a status text the gateway sent; `unknown` for anything else. */
 export function normalizeStatus(gatewayStatus: string): PaymentState {
-  const key = gatewayStatus.normalize('NFKC').toLowerCase().replace(/[\s_-]+/g, '');
+  const key = gatewayStatus
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
   return Object.hasOwn(GATEWAY_SPELLINGS, key) ? (GATEWAY_SPELLINGS[key] as PaymentState) : 'unknown';
 }
 

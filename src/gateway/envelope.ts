@@ -35,9 +35,13 @@ function describeHttp(raw: RawResponse, what: string): GwError {
   const status = raw.status;
   const kind = raw.body.trim() === '' ? 'an empty body' : `${terminalSafe(raw.contentType?.split(';')[0] ?? 'an unknown type')} instead of JSON`;
   if (status >= 500) {
-    return new GwError(ExitCode.UNAVAILABLE, `the gateway is failing: HTTP ${status} with ${kind}`, { status, hint: 'try again later; if it persists, check the base URL' });
+    return new GwError(ExitCode.UNAVAILABLE, `the gateway is failing: HTTP ${status} with ${kind}`, {
+      status,
+      hint: 'try again later; if it persists, check the base URL',
+    });
   }
-  if (status === 429) return new GwError(ExitCode.TEMPFAIL, `the gateway is rate-limiting requests (HTTP 429)`, { status, hint: 'wait a moment and try again' });
+  if (status === 429)
+    return new GwError(ExitCode.TEMPFAIL, `the gateway is rate-limiting requests (HTTP 429)`, { status, hint: 'wait a moment and try again' });
   return new ProtocolError(`the gateway's answer to ${what} could not be understood: HTTP ${status} with ${kind}`, {
     status,
     hint: 'check that the base URL points at the gateway',
@@ -56,11 +60,7 @@ function legacyFailure(body: JsonObject, result: number, httpStatus: number): Gw
   const message = gatewayText(body.message) ?? meaning ?? 'no message';
   const label = meaning !== undefined && meaning.toLowerCase() !== message.toLowerCase() ? `result ${result}: ${meaning}` : `result ${result}`;
   const prefix =
-    entry === undefined
-      ? 'the gateway refused with an unknown result code'
-      : entry.kind === 'generic-failure'
-        ? 'the gateway failed'
-        : 'the gateway refused';
+    entry === undefined ? 'the gateway refused with an unknown result code' : entry.kind === 'generic-failure' ? 'the gateway failed' : 'the gateway refused';
   return new GwError(exitCodeForResult(result), `${prefix}: ${message} (${label})`, {
     result,
     ...(httpStatus >= 400 && { status: httpStatus }),
@@ -113,7 +113,7 @@ export function decodeEnvelope(raw: RawResponse, style: EnvelopeStyle, what: str
   const tryVersioned = (): JsonObject | GwError | undefined => {
     if (status === undefined && !hasVersionedError(body)) return undefined;
     if (status === 200 && !hasVersionedError(body)) return body;
-    const effective = status !== undefined && status !== 200 ? status : raw.status >= 400 ? raw.status : 400;
+    const effective = status !== undefined && status !== 200 ? status : Math.max(raw.status, 400);
     return versionedFailure(body, effective);
   };
   const outcome = style === 'legacy' ? (tryLegacy() ?? tryVersioned()) : (tryVersioned() ?? tryLegacy());
@@ -123,7 +123,11 @@ export function decodeEnvelope(raw: RawResponse, style: EnvelopeStyle, what: str
     const message = gatewayText(body.message);
     const error = describeHttp(raw, what);
     if (message === undefined) throw error;
-    throw new GwError(error.exitCode === ExitCode.PROTOCOL ? exitCodeForStatus(raw.status) : error.exitCode, `the gateway refused: ${message} (HTTP ${raw.status})`, { status: raw.status });
+    throw new GwError(
+      error.exitCode === ExitCode.PROTOCOL ? exitCodeForStatus(raw.status) : error.exitCode,
+      `the gateway refused: ${message} (HTTP ${raw.status})`,
+      { status: raw.status },
+    );
   }
   throw new ProtocolError(`the gateway's answer to ${what} has no ${style === 'legacy' ? 'result code' : 'status'}: not the gateway's envelope`);
 }

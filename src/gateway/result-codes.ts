@@ -92,7 +92,7 @@ export const RESULT_CODES: readonly ResultCode[] = [
     129,
     TEMPFAIL,
     'total daily transfer limit exceeded',
-    "the daily transfer limit is used up: try again after it resets, or raise it in the merchant panel",
+    'the daily transfer limit is used up: try again after it resets, or raise it in the merchant panel',
   ),
   refusal(130, DATA, 'insufficient balance', "the account's balance in that currency is too low: gw balance shows it"),
   {
@@ -145,4 +145,3 @@ export function exitCodeForStatus(status: number): ExitCode {
   if (status >= 500) return ExitCode.UNAVAILABLE;
   return ExitCode.REFUSED;
 }
-

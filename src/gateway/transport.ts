@@ -183,9 +183,7 @@ export class Transport {
       }
       const retryable =
         outcome instanceof TransportError
-          ? outcome.exitCode !== ExitCode.INTERRUPTED &&
-            !this.signal.aborted &&
-            (req.idempotent || outcome.delivery === 'not-sent')
+          ? outcome.exitCode !== ExitCode.INTERRUPTED && !this.signal.aborted && (req.idempotent || outcome.delivery === 'not-sent')
           : req.idempotent && (outcome.status >= 500 || outcome.status === 429);
       if (!retryable || attempt > this.retry.retries) return this.settle(outcome);
 
@@ -214,7 +212,12 @@ export class Transport {
   private abortError(delivery: Delivery): TransportError {
     if (this.options.signal?.aborted) return new TransportError(ExitCode.INTERRUPTED, 'interrupted', delivery);
     const seconds = this.options.timeoutMs / 1000;
-    return new TransportError(ExitCode.TEMPFAIL, `no complete answer from the gateway within ${seconds} s`, delivery, 'raise --timeout, or check the gateway and the network');
+    return new TransportError(
+      ExitCode.TEMPFAIL,
+      `no complete answer from the gateway within ${seconds} s`,
+      delivery,
+      'raise --timeout, or check the gateway and the network',
+    );
   }
 
   private async once(req: TransportRequest): Promise<HttpAnswer> {
@@ -238,7 +241,13 @@ export class Transport {
 
     let response: Dispatcher.ResponseData;
     try {
-      response = await request.call(this.client, { path: `${url.pathname}${url.search}`, method: req.method, headers, body: body ?? null, signal: this.signal });
+      response = await request.call(this.client, {
+        path: `${url.pathname}${url.search}`,
+        method: req.method,
+        headers,
+        body: body ?? null,
+        signal: this.signal,
+      });
     } catch (error) {
       if (this.signal.aborted) {
         this.log(`gw: ${target} → aborted after ${Date.now() - started} ms`);
@@ -299,10 +308,20 @@ export class Transport {
     const host = this.options.baseUrl.host;
     switch (code) {
       case 'ECONNREFUSED':
-        return new TransportError(ExitCode.UNAVAILABLE, `cannot connect to the gateway at ${host}: connection refused`, 'not-sent', 'check the base URL and that the gateway is up');
+        return new TransportError(
+          ExitCode.UNAVAILABLE,
+          `cannot connect to the gateway at ${host}: connection refused`,
+          'not-sent',
+          'check the base URL and that the gateway is up',
+        );
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
-        return new TransportError(ExitCode.UNAVAILABLE, `cannot find the gateway host ${this.options.baseUrl.hostname} (DNS lookup failed)`, 'not-sent', 'check the base URL and your network');
+        return new TransportError(
+          ExitCode.UNAVAILABLE,
+          `cannot find the gateway host ${this.options.baseUrl.hostname} (DNS lookup failed)`,
+          'not-sent',
+          'check the base URL and your network',
+        );
       case 'UND_ERR_CONNECT_TIMEOUT':
         return new TransportError(ExitCode.TEMPFAIL, `connecting to the gateway at ${host} timed out`, 'not-sent');
       case 'UND_ERR_HEADERS_TIMEOUT':

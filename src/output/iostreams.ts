@@ -72,7 +72,6 @@ export class IOStreams {
 
   #json = false;
   #sandbox = false;
-  #noColorFlag = false;
   #chalk: ChalkInstance;
   #errChalk: ChalkInstance;
   #width: number | undefined;
@@ -103,7 +102,6 @@ export class IOStreams {
 
   /** --no-color: turns colour off on both streams. */
   setNoColor(noColor: boolean): void {
-    this.#noColorFlag = noColor;
     this.#chalk = new Chalk({ level: colorLevel(this.stdoutIsTTY, noColor, this.options.env) });
     this.#errChalk = new Chalk({ level: colorLevel(this.stderrIsTTY, noColor, this.options.env) });
   }

@@ -8,6 +8,6 @@ const RAW_IN_STRINGS = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2
 export function toJson(value: unknown, indent = 2): string {
   const text = JSON.stringify(value, null, indent) ?? 'null';
   // Astral characters (the tag block) are written as their two UTF-16 escapes.
-  const escape = (unit: number): string => `\\u${unit.toString(16).padStart(4, '0')}`;
-  return text.replace(RAW_IN_STRINGS, (ch) => [...Array(ch.length).keys()].map((i) => escape(ch.charCodeAt(i))).join(''));
+  const unicodeEscape = (unit: number): string => `\\u${unit.toString(16).padStart(4, '0')}`;
+  return text.replace(RAW_IN_STRINGS, (ch) => [...Array(ch.length).keys()].map((i) => unicodeEscape(ch.charCodeAt(i))).join(''));
 }

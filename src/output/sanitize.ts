@@ -5,17 +5,14 @@
 // ESC-introduced sequences: CSI (ESC [ … final), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC
 // (ESC P/X/^/_ … ST), and two-character escapes (ESC + one byte).
 const ESCAPE_SEQUENCE =
-  // eslint-disable-next-line no-control-regex
   /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[PX^_][^\u001b\u009c]*(?:\u001b\\|\u009c)?|\u001b[\s\S]?/g;
 // Single-byte CSI/OSC/DCS (C1 forms) with their parameters.
-// eslint-disable-next-line no-control-regex
 const C1_SEQUENCE = /\u009b[0-?]*[ -/]*[@-~]?|[\u009d\u0090\u0098\u009e\u009f][^\u0007\u009c]*(?:\u0007|\u009c)?/g;
 /**
  * What is left after sequences are gone: C0 controls (incl. BEL, CR, LF, TAB), DEL, C1 controls,
  * and the invisible Unicode format characters that can reorder or hide text on screen
  * (bidirectional marks, overrides and isolates, zero-width characters, BOM, invisible tag characters).
  */
-// eslint-disable-next-line no-control-regex
 export const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
 
 /** Strips escape sequences and control/format characters so the text prints as inert characters. */
@@ -63,7 +60,10 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   const keys = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && !PUBLIC_TEST_KEYS.has(s));
   if (keys.length === 0) return text;
   const whole = new RegExp(
-    [...keys].sort((a, b) => b.length - a.length).map(secretPattern).join('|'),
+    [...keys]
+      .sort((a, b) => b.length - a.length)
+      .map(secretPattern)
+      .join('|'),
     'g',
   );
   const safe = text.replace(whole, '****');

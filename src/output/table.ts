@@ -4,7 +4,6 @@ import { terminalSafe } from './sanitize.js';
 
 /** Visible width of a string that may contain our own SGR colour codes. */
 export function visibleWidth(text: string): number {
-  // eslint-disable-next-line no-control-regex
   return [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
 }
 
@@ -40,7 +39,7 @@ export function cell(text: string): string {
 /** A two-column key/value block: labels padded to one width. */
 export function renderDetails(rows: readonly DetailRow[]): string {
   const width = Math.max(0, ...rows.map((r) => visibleWidth(r.label)));
-  return rows.map((r) => `${padEnd(r.label, width)}  ${r.value}`.trimEnd()).join('\n') + '\n';
+  return `${rows.map((r) => `${padEnd(r.label, width)}  ${r.value}`.trimEnd()).join('\n')}\n`;
 }
 
 /** A column table with a header row; every cell is sanitised. */
@@ -48,8 +47,12 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
   const safeRows = rows.map((r) => r.map((c) => terminalSafe(c)));
   const all = [header, ...safeRows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => visibleWidth(r[i] ?? ''))));
-  return (
-    all.map((r) => r.map((c, i) => (i === r.length - 1 ? c : padEnd(c, widths[i] ?? 0))).join('  ').trimEnd()).join('\n') +
-    '\n'
-  );
+  return `${all
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : padEnd(c, widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }

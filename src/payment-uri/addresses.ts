@@ -33,7 +33,6 @@ export function checkAddressSafety(address: string): AddressCheck {
   if (typeof address !== 'string') return fail('is not a string');
   if (address.length === 0) return fail('is empty');
   if (address.length > MAX_ADDRESS_LENGTH) return fail(`is longer than ${MAX_ADDRESS_LENGTH} characters`);
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(address)) return fail('contains control characters');
   if (/\s/.test(address)) return fail('contains whitespace');
   if (/[^\x21-\x7e]/.test(address)) return fail('contains non-ASCII characters');

@@ -32,18 +32,7 @@ export type UriScheme =
   | { readonly kind: 'address-only' };
 
 /** The syntax (and checksum) an address of the network has; see addresses.ts. */
-export type AddressFormat =
-  | 'bitcoin'
-  | 'litecoin'
-  | 'dogecoin'
-  | 'bitcoin-cash'
-  | 'dash'
-  | 'digibyte'
-  | 'evm'
-  | 'tron'
-  | 'solana'
-  | 'ton'
-  | 'monero';
+export type AddressFormat = 'bitcoin' | 'litecoin' | 'dogecoin' | 'bitcoin-cash' | 'dash' | 'digibyte' | 'evm' | 'tron' | 'solana' | 'ton' | 'monero';
 
 export interface NetworkInfo {
   readonly id: NetworkId;
@@ -322,9 +311,7 @@ const FILLER_WORDS: ReadonlySet<string> = new Set(['network', 'mainnet', 'main',
 
 const MAX_NETWORK_WORDS = 12;
 
-const ALIAS_TO_NETWORK: ReadonlyMap<string, NetworkId> = new Map(
-  NETWORK_IDS.flatMap((id) => NETWORKS[id].aliases.map((alias) => [alias, id] as const)),
-);
+const ALIAS_TO_NETWORK: ReadonlyMap<string, NetworkId> = new Map(NETWORK_IDS.flatMap((id) => NETWORKS[id].aliases.map((alias) => [alias, id] as const)));
 
 /** Lower-case words of letters and digits; everything else (spaces, punctuation, brackets) separates. */
 export function networkWords(text: string): string[] {

@@ -102,9 +102,7 @@ const displayText = (text: string, max = 48): string => oneLine(text, max);
 function parseAmount(payAmount: string): string {
   const plain = toPlainDecimal(payAmount);
   if (plain === undefined || plain.startsWith('-')) {
-    throw new ProtocolError(
-      `the gateway sent a payment amount that is not a non-negative decimal number (${JSON.stringify(displayText(payAmount, 40))})`,
-    );
+    throw new ProtocolError(`the gateway sent a payment amount that is not a non-negative decimal number (${JSON.stringify(displayText(payAmount, 40))})`);
   }
   return plain;
 }

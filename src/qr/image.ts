@@ -24,10 +24,7 @@ export async function writeQrImage(text: string, file: string): Promise<void> {
   if (ext === '.svg') content = qrSvg(text);
   else if (ext === '.png') content = qrPng(text);
   else {
-    throw new UsageError(
-      `Cannot save the QR code as "${file}": unsupported image type.`,
-      `Use a file name ending in ${QR_IMAGE_EXTENSIONS.join(' or ')}.`,
-    );
+    throw new UsageError(`Cannot save the QR code as "${file}": unsupported image type.`, `Use a file name ending in ${QR_IMAGE_EXTENSIONS.join(' or ')}.`);
   }
   // File-system errors (ENOENT, EACCES, EISDIR...) propagate as they are: the caller knows the
   // context (pay maps them to exit 73 and says the payment was created anyway).
@@ -70,9 +67,7 @@ function darkRunsPath(grid: boolean[][]): string {
 export function qrPng(text: string): Buffer {
   const grid = withQuietZone(qrMatrix(text, 'M'));
   const side = grid.length * PNG_MODULE_PX;
-  return encodeGreyPng(side, side, (x, y) =>
-    grid[Math.floor(y / PNG_MODULE_PX)]?.[Math.floor(x / PNG_MODULE_PX)] === true ? 0 : 255,
-  );
+  return encodeGreyPng(side, side, (x, y) => (grid[Math.floor(y / PNG_MODULE_PX)]?.[Math.floor(x / PNG_MODULE_PX)] === true ? 0 : 255));
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -90,12 +85,7 @@ export function encodeGreyPng(width: number, height: number, grey: (x: number, y
     const start = y * (width + 1); // rows[start] = 0: filter type None
     for (let x = 0; x < width; x++) rows[start + 1 + x] = grey(x, y);
   }
-  return Buffer.concat([
-    PNG_SIGNATURE,
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(rows, { level: 9 })),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(rows, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /** Length, type, data, CRC-32 of type + data. */

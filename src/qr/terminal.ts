@@ -33,10 +33,7 @@ export class QrTooWideError extends Error {
   readonly maxWidth: number;
 
   constructor(width: number, maxWidth: number) {
-    super(
-      `The QR code needs ${width} columns but only ${maxWidth} are available; ` +
-        'widen the terminal or save the code as an image.',
-    );
+    super(`The QR code needs ${width} columns but only ${maxWidth} are available; widen the terminal or save the code as an image.`);
     this.name = 'QrTooWideError';
     this.width = width;
     this.maxWidth = maxWidth;
@@ -66,7 +63,7 @@ export function renderTerminalQr(text: string, opts: TerminalQrOptions): string 
     const bottom = grid[r + 1]; // undefined below the last row
     lines.push(opts.color ? colourLine(top, bottom) : glyphLine(top, bottom));
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** One line of ▀ cells, fg = top module, bg = bottom module; SGR only where the colours change. */

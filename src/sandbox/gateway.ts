@@ -56,7 +56,6 @@ export interface SandboxPayment {
 export const SUCCESS_MESSAGE = 'Operation completed successfully!';
 export const API_VERSION = '1.0.0';
 
-
 // ---------------------------------------------------------------------------------------------
 // Envelopes
 
@@ -74,13 +73,7 @@ export function versionedOk(data: object): GatewayReply {
 }
 
 /** A versioned error envelope; the envelope's `status` equals the HTTP status. */
-export function versionedError(
-  status: number,
-  type: string,
-  key: string,
-  message: string,
-  headers?: Readonly<Record<string, string>>,
-): GatewayReply {
+export function versionedError(status: number, type: string, key: string, message: string, headers?: Readonly<Record<string, string>>): GatewayReply {
   const reply: GatewayReply = {
     status,
     body: { data: {}, message, error: { type, key, message }, status, version: API_VERSION },
@@ -92,7 +85,7 @@ export function versionedError(
 // Field readers (liberal in what they accept)
 
 function field(fields: RequestFields, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
+  return Object.hasOwn(fields, name) ? fields[name] : undefined;
 }
 
 type StringField = { kind: 'absent' } | { kind: 'invalid' } | { kind: 'ok'; value: string };
@@ -189,9 +182,7 @@ export class SandboxGateway {
 
   /** Offerings whose pay currency has a sandbox price (all of them, unless the tables drift). */
   private offerings(): readonly Offering[] {
-    this.offeringsCache ??= SANDBOX_OFFERINGS.filter(
-      (o) => isKnownCurrency(o.payCurrency) && !isFiat(o.payCurrency),
-    );
+    this.offeringsCache ??= SANDBOX_OFFERINGS.filter((o) => isKnownCurrency(o.payCurrency) && !isFiat(o.payCurrency));
     return this.offeringsCache;
   }
 
@@ -232,9 +223,7 @@ export class SandboxGateway {
     const currency = readSymbol(fields, 'currency');
     if (currency.kind === 'invalid') return legacy(101, 'Validation problem: currency must be a string');
     if (currency.kind === 'absent') return legacy(100, SUCCESS_MESSAGE, { data: balances });
-    const amount = Object.prototype.hasOwnProperty.call(balances, currency.value)
-      ? balances[currency.value]
-      : undefined;
+    const amount = Object.hasOwn(balances, currency.value) ? balances[currency.value] : undefined;
     if (amount === undefined) return legacy(105, 'Invalid currency');
     // The interface document calls `data` an "array of objects" keyed by symbol; the gateway's own
     // client reads an object map. The sandbox answers with the object map {"BTC":"0.1",...}.

@@ -26,7 +26,6 @@ const USD_PRICES: Readonly<Record<string, string>> = {
   GBP: '1.27',
 };
 
-
 /**
  * Deterministic wallet balances of the sandbox merchant, one per crypto symbol: several with many
  * decimals (an 18-decimal ETH one among them) and several zero balances written "0".
@@ -49,7 +48,7 @@ const BALANCES: Readonly<Record<string, string>> = {
 };
 
 function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** USD price of one unit of `symbol` (upper case), or undefined when the sandbox does not know it. */

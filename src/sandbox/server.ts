@@ -13,13 +13,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse, stringify } from 'lossless-json';
-import {
-  SandboxGateway,
-  legacy,
-  versionedError,
-  type GatewayReply,
-  type RequestFields,
-} from './gateway.js';
+import { SandboxGateway, legacy, versionedError, type GatewayReply, type RequestFields } from './gateway.js';
 import { SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type RunningSandbox, type SandboxOptions } from './options.js';
 
 /** Largest request body the sandbox reads. */
@@ -111,7 +105,7 @@ async function handle(gateway: SandboxGateway, req: IncomingMessage, res: Server
       );
       return;
     }
-    const key = req.headers['merchant_api_key'];
+    const key = req.headers.merchant_api_key;
     send(res, gateway.acceptedCurrenciesV1(typeof key === 'string' ? key : undefined));
     return;
   }
@@ -250,12 +244,7 @@ function internalError(req: IncomingMessage, res: ServerResponse, _error: unknow
       res.destroy();
       return;
     }
-    send(
-      res,
-      versioned
-        ? versionedError(500, 'api_error', 'internal_error', 'Internal error')
-        : legacy(500, 'Internal error', {}, 500),
-    );
+    send(res, versioned ? versionedError(500, 'api_error', 'internal_error', 'Internal error') : legacy(500, 'Internal error', {}, 500));
   } catch {
     res.destroy();
   }

@@ -155,7 +155,27 @@ describe('gw pay', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-    for (const field of ['trackId', 'amount', 'currency', 'payAmount', 'payCurrency', 'network', 'address', 'callbackUrl', 'description', 'email', 'feePaidByPayer', 'lifeTime', 'orderId', 'underPaidCover', 'rate', 'expiredAt', 'createdAt', 'QRCode', 'uri']) {
+    for (const field of [
+      'trackId',
+      'amount',
+      'currency',
+      'payAmount',
+      'payCurrency',
+      'network',
+      'address',
+      'callbackUrl',
+      'description',
+      'email',
+      'feePaidByPayer',
+      'lifeTime',
+      'orderId',
+      'underPaidCover',
+      'rate',
+      'expiredAt',
+      'createdAt',
+      'QRCode',
+      'uri',
+    ]) {
       expect(doc).toHaveProperty(field);
     }
     expect(doc.amount).toBe('25');
@@ -248,7 +268,22 @@ describe('gw pay', () => {
 
   it('passes the optional fields through and the gateway echoes them', async () => {
     const r = await gw(
-      ['pay', '25', 'USDT', '--life-time', '30', '--fee-paid-by-payer', '1', '--under-paid-cover', '2.5', '--callback-url', 'https://shop.example/cb', '--email', 'payer@example.com', '--json'],
+      [
+        'pay',
+        '25',
+        'USDT',
+        '--life-time',
+        '30',
+        '--fee-paid-by-payer',
+        '1',
+        '--under-paid-cover',
+        '2.5',
+        '--callback-url',
+        'https://shop.example/cb',
+        '--email',
+        'payer@example.com',
+        '--json',
+      ],
       { env },
     );
     expect(r.exitCode).toBe(0);

@@ -3,7 +3,6 @@
 // files layered, and files gw must not trust or cannot read (skipped, or exit 78 without hanging
 // and without printing what they hold). JavaScript configs: test/e2e/config.test.ts.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -259,8 +258,18 @@ describe('files gw does not trust or cannot read', () => {
   });
 
   it.each([
-    ['package.json with a gateway field', 'package.json', `{\n  "name": "shop",\n  "gateway": { "merchantKey": "${SECRET}", }\n}\n`, /is malformed: invalid JSON, .* \(line 3, column \d+\)$/],
-    ['.gatewayrc.json', '.gatewayrc.json', `{"merchantKey": "${SECRET}" "timeout": 5}`, /is malformed: invalid JSON, comma expected after a value \(line 1, column \d+\)$/],
+    [
+      'package.json with a gateway field',
+      'package.json',
+      `{\n  "name": "shop",\n  "gateway": { "merchantKey": "${SECRET}", }\n}\n`,
+      /is malformed: invalid JSON, .* \(line 3, column \d+\)$/,
+    ],
+    [
+      '.gatewayrc.json',
+      '.gatewayrc.json',
+      `{"merchantKey": "${SECRET}" "timeout": 5}`,
+      /is malformed: invalid JSON, comma expected after a value \(line 1, column \d+\)$/,
+    ],
     ['.gatewayrc.yaml', '.gatewayrc.yaml', `merchantKey: ${SECRET}\n  timeout: 5\n`, /is malformed: invalid YAML, .* \(line 2, column \d+\)$/],
     ['.gatewayrc (YAML with a tag)', '.gatewayrc', `merchantKey: !<${SECRET}> x\n`, /is malformed: invalid YAML, syntax error \(line 1, column \d+\)$/],
   ])('a malformed %s holding the key: exit 78 naming the file and the position, and the key is nowhere', async (_name, name, text, pattern) => {
@@ -274,5 +283,4 @@ describe('files gw does not trust or cannot read', () => {
     expect(line).toMatch(pattern);
     expectNoSecret(r);
   });
-
 });

@@ -39,7 +39,6 @@ const EVIL =
   '\u001b]52;c;cm0gLXJmIH4=\u0007\u0007BEL\u009b2J\u009d0;c1\u009c\u202eRTL\u001bc';
 
 /** Anything a terminal would act on or that reorders/hides text (LF allowed). */
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
 function expectInert(text: string): void {
@@ -127,7 +126,6 @@ beforeEach(() => {
 
 const run = (args: readonly string[], env: Record<string, string> = envFor(server.url)): Promise<GwResult> => gw(args, { env });
 
-
 describe('broken answers', () => {
   it('an HTML 502 page → exit 69 after the read retries (3 requests)', async () => {
     server.program([html502()]);
@@ -189,7 +187,16 @@ describe('broken answers', () => {
 
   it('a versioned 401 → exit 77', async () => {
     server.program([
-      json({ data: {}, message: 'Unauthorized', error: { type: 'authentication', key: 'invalid_api_key', message: 'Invalid API key' }, status: 401, version: '1.0.0' }, 401),
+      json(
+        {
+          data: {},
+          message: 'Unauthorized',
+          error: { type: 'authentication', key: 'invalid_api_key', message: 'Invalid API key' },
+          status: 401,
+          version: '1.0.0',
+        },
+        401,
+      ),
     ]);
     const r = await run(['currencies']);
     expect(expectCleanFailure(r, 77)).toMatch(/Invalid API key/);
@@ -219,7 +226,9 @@ describe('broken answers', () => {
 
 describe('escape codes from the gateway never reach the terminal', () => {
   it('currencies: hostile symbols (versioned list) → human output inert', async () => {
-    server.program([json({ data: { list: [`BTC${EVIL}`, `\u001b]52;c;aGk=\u0007USDT`, 'ETH\u009b31m', '\u202eTRX'] }, message: 'OK', error: {}, status: 200, version: '1' })]);
+    server.program([
+      json({ data: { list: [`BTC${EVIL}`, `\u001b]52;c;aGk=\u0007USDT`, 'ETH\u009b31m', '\u202eTRX'] }, message: 'OK', error: {}, status: 200, version: '1' }),
+    ]);
     const r = await run(['currencies']);
     expect(r.exitCode, r.stderr).toBe(0);
     expectInert(r.stdout);
@@ -279,7 +288,9 @@ describe('escape codes from the gateway never reach the terminal', () => {
   });
 
   it('a hostile versioned error (type, key, message) → inert, also as a --json failure', async () => {
-    server.program([json({ data: {}, message: EVIL, error: { type: `auth${EVIL}`, key: `bad_key${EVIL}`, message: `Denied${EVIL}` }, status: 401, version: EVIL }, 401)]);
+    server.program([
+      json({ data: {}, message: EVIL, error: { type: `auth${EVIL}`, key: `bad_key${EVIL}`, message: `Denied${EVIL}` }, status: 401, version: EVIL }, 401),
+    ]);
     expectCleanFailure(await run(['currencies']), 77);
     const r = await run(['currencies', '--json']);
     expect(r.exitCode).toBe(77);
@@ -290,7 +301,9 @@ describe('escape codes from the gateway never reach the terminal', () => {
   });
 
   it('a hostile Content-Type on a 502 (raw latin1 C1 byte in the header) → inert', async () => {
-    server.program([rawSocket('HTTP/1.1 502 Bad\x9b2J Gateway\r\nContent-Type: text/html\x9b2J\x9d0;x\x9c\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno')]);
+    server.program([
+      rawSocket('HTTP/1.1 502 Bad\x9b2J Gateway\r\nContent-Type: text/html\x9b2J\x9d0;x\x9c\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno'),
+    ]);
     const r = await run(['rate', 'BTC', 'USDT', '--timeout', '10']);
     expectCleanFailure(r, 69);
   });
@@ -319,8 +332,14 @@ describe('escape codes from the gateway never reach the terminal', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expectInert(r.stdout);
     const lines = r.stdout.split('\n');
-    expect(lines.filter((l) => l.startsWith('Address')), r.stdout).toHaveLength(1);
-    expect(lines.filter((l) => l.startsWith('Pay exactly')), r.stdout).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.startsWith('Address')),
+      r.stdout,
+    ).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.startsWith('Pay exactly')),
+      r.stdout,
+    ).toHaveLength(1);
   });
 
   it('a newline in a refusal message cannot forge a second stderr line', async () => {
@@ -381,7 +400,13 @@ describe('keys never leak', () => {
     (req: RecordedRequest): Behaviour => {
       if (req.path.startsWith('/v1/')) {
         return json(
-          { data: {}, message: `key ${merchant}`, error: { type: `auth ${merchant}`, key: merchant, message: `Invalid merchant_api_key ${merchant}` }, status: 401, version: '1' },
+          {
+            data: {},
+            message: `key ${merchant}`,
+            error: { type: `auth ${merchant}`, key: merchant, message: `Invalid merchant_api_key ${merchant}` },
+            status: 401,
+            version: '1',
+          },
           401,
         );
       }

@@ -93,7 +93,6 @@ describe.each(SANDBOX_OFFERINGS.map((o) => [o.payCurrency, o.network] as const))
     const png = path.join(dir, 'qr.png');
     const r = await gw(['pay', amount, payCurrency, '--network', network, '--qr', '--qr-out', png], { env: { ...env, FORCE_COLOR: '1' } });
     expect(r.exitCode, r.stderr).toBe(0);
-    // eslint-disable-next-line no-control-regex
     const plain = r.stdout.replace(/\u001b\[[0-9;]*m/g, '');
     const address = /^Address\s+(\S+)$/m.exec(plain)?.[1] ?? '';
     const uri = /^URI\s+(\S+)$/m.exec(plain)?.[1] ?? '';

@@ -1,8 +1,3 @@
-// JavaScript config files, with the built binary: only a real Node process loads them the way
-// users run gw (test/cli/config.test.ts has every other configuration case, in process). A planted
-// file is never run, a malformed one is reported without a word of its text, and one that never
-// finishes loading ends at --timeout.
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
@@ -35,7 +30,11 @@ describe('JavaScript config files', () => {
     const shared = tempDir('gw-shared-');
     mkdirSync(path.join(shared, '.git'));
     const marker = path.join(home, 'PLANTED-CONFIG-RAN');
-    const planted = writeFile(shared, '.gatewayrc.js', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');\nmodule.exports = { baseUrl: 'https://evil.example' };\n`);
+    const planted = writeFile(
+      shared,
+      '.gatewayrc.js',
+      `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');\nmodule.exports = { baseUrl: 'https://evil.example' };\n`,
+    );
     chmodSync(shared, 0o777);
     const cwd = path.join(shared, 'sub');
     mkdirSync(cwd);
@@ -52,9 +51,24 @@ describe('JavaScript config files', () => {
   });
 
   it.each([
-    ['.gatewayrc.js (a ReferenceError naming the key)', '.gatewayrc.js', `module.exports = {\n  merchantKey: ${SECRET},\n};\n`, /could not be loaded: JavaScript ReferenceError \(line 2, column 16\)$/],
-    ['.gatewayrc.mjs (a syntax error at the key)', '.gatewayrc.mjs', `export default {\n  baseUrl: "https://x.example",\n  merchantKey: "x" ${SECRET}\n};\n`, /could not be loaded: JavaScript SyntaxError \(line 3, column 20\)$/],
-    ['gateway.config.cjs (a syntax error at the key)', 'gateway.config.cjs', `module.exports = {\n  merchantKey: "x" ${SECRET}\n};\n`, /could not be loaded: JavaScript SyntaxError \(line 2, column 20\)$/],
+    [
+      '.gatewayrc.js (a ReferenceError naming the key)',
+      '.gatewayrc.js',
+      `module.exports = {\n  merchantKey: ${SECRET},\n};\n`,
+      /could not be loaded: JavaScript ReferenceError \(line 2, column 16\)$/,
+    ],
+    [
+      '.gatewayrc.mjs (a syntax error at the key)',
+      '.gatewayrc.mjs',
+      `export default {\n  baseUrl: "https://x.example",\n  merchantKey: "x" ${SECRET}\n};\n`,
+      /could not be loaded: JavaScript SyntaxError \(line 3, column 20\)$/,
+    ],
+    [
+      'gateway.config.cjs (a syntax error at the key)',
+      'gateway.config.cjs',
+      `module.exports = {\n  merchantKey: "x" ${SECRET}\n};\n`,
+      /could not be loaded: JavaScript SyntaxError \(line 2, column 20\)$/,
+    ],
   ])('a malformed %s holding the key: exit 78 naming the file and the position, and the key is nowhere', async (_name, name, text, pattern) => {
     const dir = tempDir();
     const file = writeFile(dir, name, text);

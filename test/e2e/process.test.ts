@@ -4,25 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GW_BIN, gw, removeDir, startGw, tempDir, writeFile, type GwResult } from '../support/gw.js';
-import {
-  hang,
-  html502,
-  huge,
-  json,
-  raw,
-  rawSocket,
-  startMisbehavingGateway,
-  truncated,
-  type Behaviour,
-  type MisbehavingGateway,
-  type RecordedRequest,
-  paymentAnswer,
-  TEST_MERCHANT_KEY,
-  TEST_PAYOUT_KEY,
-  TRON_ADDRESS,
-} from '../support/misbehaving-gateway.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GW_BIN, removeDir, startGw, tempDir, type GwResult } from '../support/gw.js';
+import { hang, huge, json, startMisbehavingGateway, type MisbehavingGateway, TEST_MERCHANT_KEY, TEST_PAYOUT_KEY } from '../support/misbehaving-gateway.js';
 
 const MERCHANT_KEY = TEST_MERCHANT_KEY;
 const PAYOUT_KEY = TEST_PAYOUT_KEY;
@@ -34,12 +18,11 @@ const envFor = (url: string, keys: { merchant?: string; payout?: string } = {}):
 });
 
 /** Escape codes of every kind: SGR, OSC title, OSC 8 hyperlink, OSC 52 clipboard, BEL, C1 CSI/OSC, RIS, bidi override. */
-const EVIL =
+const _EVIL =
   '\u001b[31mRED\u001b[0m\u001b]0;owned\u0007\u001b]8;;https://evil.example/\u001b\\link\u001b]8;;\u001b\\' +
   '\u001b]52;c;cm0gLXJmIH4=\u0007\u0007BEL\u009b2J\u009d0;c1\u009c\u202eRTL\u001bc';
 
 /** Anything a terminal would act on or that reorders/hides text (LF allowed). */
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
 function expectInert(text: string): void {
@@ -81,7 +64,7 @@ function expectCleanFailure(r: GwResult, exitCode: number): string {
 }
 
 /** With --json: stdout is one JSON document, escapes only, carrying the hostile text. */
-function expectJsonCarriesEscapes(r: GwResult): unknown {
+function _expectJsonCarriesEscapes(r: GwResult): unknown {
   expect(r.exitCode, r.stderr).toBe(0);
   expectInert(r.stdout);
   expectInert(r.stderr);
@@ -137,7 +120,6 @@ describe('memory', () => {
       removeDir(home);
     }
   });
-
 });
 
 describe('process hygiene', () => {

@@ -23,7 +23,6 @@ import {
   paymentAnswer,
   TEST_MERCHANT_KEY,
   TEST_PAYOUT_KEY,
-  TRON_ADDRESS,
 } from '../support/misbehaving-gateway.js';
 
 const MERCHANT_KEY = TEST_MERCHANT_KEY;
@@ -87,8 +86,7 @@ beforeEach(() => {
   other.reset();
 });
 
-const run = (args: readonly string[], extraEnv: Record<string, string> = {}): Promise<GwResult> =>
-  gw(args, { env: { ...envFor(server.url), ...extraEnv } });
+const run = (args: readonly string[], extraEnv: Record<string, string> = {}): Promise<GwResult> => gw(args, { env: { ...envFor(server.url), ...extraEnv } });
 
 describe('read-only requests retry what is temporary', () => {
   for (const read of READS) {
@@ -251,7 +249,12 @@ describe('a payment is never sent twice once it may have arrived', () => {
   it('pay: HTTP 500 whose body is a versioned error object (type/key) → MAY-have-been-created warning too', async () => {
     // A 5xx says the gateway failed, not that it refused: whether the payment exists is unknown,
     // exactly as for legacy result 500. The presence of error.type does not make it a refusal.
-    server.program([json({ status: 500, message: 'error', error: { type: 'server_error', key: 'internal', message: 'Internal server error' }, data: {}, version: '1.0.0' }, 500)]);
+    server.program([
+      json(
+        { status: 500, message: 'error', error: { type: 'server_error', key: 'internal', message: 'Internal server error' }, data: {}, version: '1.0.0' },
+        500,
+      ),
+    ]);
     const r = await run([...PAY, '--order-id', 'ORD-V500']);
     const stderr = expectCleanFailure(r, 69);
     expect(stderr).toMatch(/may have been created/i);
@@ -296,11 +299,7 @@ describe('connection failures', () => {
     expect(expectCleanFailure(r, 69)).toMatch(/connection refused/);
   });
 
-  for (const args of [
-    ['rate', 'BTC', 'USDT'],
-    ['pay', '25', 'USDT', '--no-qr'],
-    ['balance'],
-  ]) {
+  for (const args of [['rate', 'BTC', 'USDT'], ['pay', '25', 'USDT', '--no-qr'], ['balance']]) {
     it(`${args[0]}: plain http:// to a non-loopback host → exit 78 before any connection`, async () => {
       const r = await gw([...args, '--timeout', '2'], { env: envFor('http://example.com') });
       expect(expectCleanFailure(r, 78)).toMatch(/plain http|https/i);

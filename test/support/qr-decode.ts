@@ -10,12 +10,16 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 
 export type Rgb = readonly [number, number, number];
-type JsQr = (data: Uint8ClampedArray, width: number, height: number, options?: { inversionAttempts?: 'dontInvert' | 'onlyInvert' | 'attemptBoth' | 'invertFirst' }) => { data: string } | null;
+type JsQr = (
+  data: Uint8ClampedArray,
+  width: number,
+  height: number,
+  options?: { inversionAttempts?: 'dontInvert' | 'onlyInvert' | 'attemptBoth' | 'invertFirst' },
+) => { data: string } | null;
 
 // jsqr is a CommonJS/UMD bundle: depending on the loader the default import is the function or
 // a namespace holding it as `default`.
-const jsQR: JsQr =
-  typeof jsQRModule === 'function' ? jsQRModule : (jsQRModule as unknown as { default: JsQr }).default;
+const jsQR: JsQr = typeof jsQRModule === 'function' ? jsQRModule : (jsQRModule as unknown as { default: JsQr }).default;
 
 export type Theme = 'dark' | 'light';
 
@@ -27,8 +31,22 @@ export const THEMES: Record<Theme, { fg: Rgb; bg: Rgb }> = {
 
 /** The xterm 16-colour palette: 0-7 normal (30-37 / 40-47), 8-15 bright (90-97 / 100-107). */
 const ANSI16: readonly Rgb[] = [
-  [0, 0, 0], [205, 0, 0], [0, 205, 0], [205, 205, 0], [0, 0, 238], [205, 0, 205], [0, 205, 205], [229, 229, 229],
-  [127, 127, 127], [255, 0, 0], [0, 255, 0], [255, 255, 0], [92, 92, 255], [255, 0, 255], [0, 255, 255], [255, 255, 255],
+  [0, 0, 0],
+  [205, 0, 0],
+  [0, 205, 0],
+  [205, 205, 0],
+  [0, 0, 238],
+  [205, 0, 205],
+  [0, 205, 205],
+  [229, 229, 229],
+  [127, 127, 127],
+  [255, 0, 0],
+  [0, 255, 0],
+  [255, 255, 0],
+  [92, 92, 255],
+  [255, 0, 255],
+  [0, 255, 255],
+  [255, 255, 255],
 ];
 
 /** An RGBA image. */
@@ -186,15 +204,15 @@ export function decodeRaster(image: Raster): string | null {
 export function decodeMatrix(modules: boolean[][], px = 4, quiet = 4): string | null {
   const side = (modules.length + 2 * quiet) * px;
   const data = new Uint8ClampedArray(side * side * 4).fill(255);
-  modules.forEach((row, r) =>
+  modules.forEach((row, r) => {
     row.forEach((dark, c) => {
       if (!dark) return;
       for (let y = 0; y < px; y++) {
         const offset = (((r + quiet) * px + y) * side + (c + quiet) * px) * 4;
         data.fill(0, offset, offset + px * 4);
       }
-    }),
-  );
+    });
+  });
   for (let i = 3; i < data.length; i += 4) data[i] = 255; // alpha
   return decodeRaster({ width: side, height: side, data });
 }
@@ -212,14 +230,17 @@ export function decodePng(buf: Buffer): string | null {
  * Not a general SVG renderer: no transforms, curves or CSS.
  */
 export function decodeSvg(svgText: string, pxPerUnit = 5): string | null {
-  const viewBox = /viewBox="([^"]+)"/.exec(svgText)?.[1]?.trim().split(/[\s,]+/).map(Number);
+  const viewBox = /viewBox="([^"]+)"/
+    .exec(svgText)?.[1]
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if (viewBox?.length !== 4) throw new Error('decodeSvg: no viewBox');
   const [minX = 0, minY = 0, vbWidth = 0, vbHeight = 0] = viewBox;
   const width = Math.round(vbWidth * pxPerUnit);
   const height = Math.round(vbHeight * pxPerUnit);
   const grey = new Uint8Array(width * height).fill(255); // SVG canvas: transparent, shown on white
-  const toPx = (units: number, limit: number): number =>
-    Math.min(limit, Math.max(0, Math.round(units * pxPerUnit)));
+  const toPx = (units: number, limit: number): number => Math.min(limit, Math.max(0, Math.round(units * pxPerUnit)));
   const shapes = [...svgText.matchAll(/<(rect|path)\b([^>]*)\/?>/g)];
   for (const [, tag, attrs = ''] of shapes) {
     const fill = colourToGrey(attr(attrs, 'fill') ?? '#000');
@@ -245,7 +266,9 @@ export function decodeSvg(svgText: string, pxPerUnit = 5): string | null {
     });
   }
   const data = new Uint8ClampedArray(width * height * 4);
-  grey.forEach((g, i) => data.set([g, g, g, 255], i * 4));
+  grey.forEach((g, i) => {
+    data.set([g, g, g, 255], i * 4);
+  });
   return decodeRaster({ width, height, data });
 }
 
@@ -277,7 +300,14 @@ function rectPolygon(attrs: string, vbWidth: number, vbHeight: number): Polygon[
   const y = length('y', vbHeight);
   const w = length('width', vbWidth);
   const h = length('height', vbHeight);
-  return [[[x, y], [x + w, y], [x + w, y + h], [x, y + h]]];
+  return [
+    [
+      [x, y],
+      [x + w, y],
+      [x + w, y + h],
+      [x, y + h],
+    ],
+  ];
 }
 
 /** Polygons of path data made of straight segments. */
@@ -304,7 +334,8 @@ function pathPolygons(d: string): Polygon[] {
       }
     }
     switch (command) {
-      case 'M': case 'm': {
+      case 'M':
+      case 'm': {
         const [nx, ny] = [num(), num()];
         if (current.length > 0) polygons.push(current);
         [x, y] = command === 'M' ? [nx, ny] : [x + nx, y + ny];
@@ -312,13 +343,28 @@ function pathPolygons(d: string): Polygon[] {
         command = command === 'M' ? 'L' : 'l'; // further pairs are line-tos
         continue;
       }
-      case 'L': [x, y] = [num(), num()]; break;
-      case 'l': { const [dx, dy] = [num(), num()]; [x, y] = [x + dx, y + dy]; break; }
-      case 'H': x = num(); break;
-      case 'h': x += num(); break;
-      case 'V': y = num(); break;
-      case 'v': y += num(); break;
-      default: throw new Error(`decodeSvg: unsupported path command ${command}`);
+      case 'L':
+        [x, y] = [num(), num()];
+        break;
+      case 'l': {
+        const [dx, dy] = [num(), num()];
+        [x, y] = [x + dx, y + dy];
+        break;
+      }
+      case 'H':
+        x = num();
+        break;
+      case 'h':
+        x += num();
+        break;
+      case 'V':
+        y = num();
+        break;
+      case 'v':
+        y += num();
+        break;
+      default:
+        throw new Error(`decodeSvg: unsupported path command ${command}`);
     }
     current.push([x, y]);
   }

@@ -6,7 +6,16 @@ import { chmodSync, existsSync, mkdirSync, rmSync, mkdtempSync, realpathSync, sy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { candidateFiles, isProjectRoot, mayHaveConfig, projectDirs, SEARCH_PLACES, USER_PLACES, userConfigDir, type SearchOrigin } from '../../src/config/candidates.js';
+import {
+  candidateFiles,
+  isProjectRoot,
+  mayHaveConfig,
+  projectDirs,
+  SEARCH_PLACES,
+  USER_PLACES,
+  userConfigDir,
+  type SearchOrigin,
+} from '../../src/config/candidates.js';
 import { loadConfigFiles } from '../../src/config/load.js';
 
 const made: string[] = [];
@@ -35,7 +44,13 @@ function write(file: string, text: string): void {
 }
 
 const content = (place: string): string =>
-  place.endsWith('.mjs') ? 'export default { timeout: 3 };\n' : place.endsWith('js') ? 'module.exports = { timeout: 3 };\n' : place === 'package.json' ? '{"gateway": {"timeout": 3}}' : '{"timeout": 3}';
+  place.endsWith('.mjs')
+    ? 'export default { timeout: 3 };\n'
+    : place.endsWith('js')
+      ? 'module.exports = { timeout: 3 };\n'
+      : place === 'package.json'
+        ? '{"gateway": {"timeout": 3}}'
+        : '{"timeout": 3}';
 
 describe('mayHaveConfig agrees with the search', () => {
   it('says no when no file is anywhere, and the search looks at nothing', async () => {
@@ -109,7 +124,9 @@ describe('mayHaveConfig agrees with the search', () => {
       for (let k = next(3); k > 0; k--) {
         const dir = dirs[next(dirs.length)] as string;
         const userDir = dir.endsWith(path.join('.config', 'gateway'));
-        const place = userDir ? ([...USER_PLACES.filter((p) => !p.endsWith('.mjs')), 'settings.json'][next(7)] as string) : (names[next(names.length)] as string);
+        const place = userDir
+          ? ([...USER_PLACES.filter((p) => !p.endsWith('.mjs')), 'settings.json'][next(7)] as string)
+          : (names[next(names.length)] as string);
         write(path.join(dir, place), content(place));
       }
       const says = mayHaveConfig(origin);

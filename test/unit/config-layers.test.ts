@@ -151,7 +151,11 @@ describe('layering: flag > env > project profile > project top > user profile > 
   });
 
   it('an explicit file is one layer with level "explicit"', () => {
-    const config = resolveConfig({ flags: { profile: 'ci' }, env: {}, layers: [{ file: EXPLICIT, level: 'explicit', content: { merchantKey: 'top', profiles: { ci: { payoutKey: 'p' } } } }] });
+    const config = resolveConfig({
+      flags: { profile: 'ci' },
+      env: {},
+      layers: [{ file: EXPLICIT, level: 'explicit', content: { merchantKey: 'top', profiles: { ci: { payoutKey: 'p' } } } }],
+    });
     expect(config.merchantKey?.source).toEqual({ kind: 'file', file: EXPLICIT, level: 'explicit' });
     expect(config.payoutKey?.source).toEqual({ kind: 'file', file: EXPLICIT, level: 'explicit', profile: 'ci' });
     expect(config.files).toEqual([{ file: EXPLICIT, level: 'explicit' }]);
@@ -165,7 +169,12 @@ describe('profiles across files', () => {
   it.each([
     ['only in the user file', [user({ profiles: { prod: { merchantKey: 'u-prod' } } }), project({ timeout: 5 })], 'u-prod', USER],
     ['only in the project file', [user({ merchantKey: 'u-top' }), project({ profiles: { prod: { merchantKey: 'p-prod' } } })], 'p-prod', PROJECT],
-    ['in both: the project profile wins', [user({ profiles: { prod: { merchantKey: 'u-prod' } } }), project({ profiles: { prod: { merchantKey: 'p-prod' } } })], 'p-prod', PROJECT],
+    [
+      'in both: the project profile wins',
+      [user({ profiles: { prod: { merchantKey: 'u-prod' } } }), project({ profiles: { prod: { merchantKey: 'p-prod' } } })],
+      'p-prod',
+      PROJECT,
+    ],
   ] as Array<[string, LoadedFile[], string, string]>)('a profile defined %s is used', (_name, layers, value, file) => {
     const config = resolveConfig({ flags: { profile: 'prod' }, env: {}, layers });
     expect(config.merchantKey?.value).toBe(value);
@@ -173,7 +182,11 @@ describe('profiles across files', () => {
   });
 
   it('the project top level wins over the user profile (the project file is nearer)', () => {
-    const config = resolveConfig({ flags: { profile: 'prod' }, env: {}, layers: [user({ profiles: { prod: { merchantKey: 'u-prod' } } }), project({ merchantKey: 'p-top' })] });
+    const config = resolveConfig({
+      flags: { profile: 'prod' },
+      env: {},
+      layers: [user({ profiles: { prod: { merchantKey: 'u-prod' } } }), project({ merchantKey: 'p-top' })],
+    });
     expect(config.merchantKey?.source).toEqual({ kind: 'file', file: PROJECT, level: 'project' });
   });
 
@@ -197,7 +210,9 @@ describe('profiles across files', () => {
   });
 
   it('both files are validated: a wrong type in the user file is exit 78 even when the project sets the key', () => {
-    expect(() => resolveConfig({ flags: {}, env: {}, layers: [user({ merchantKey: 42 }), project({ merchantKey: 'k' })] })).toThrow(`${USER}: "merchantKey" must be a string`);
+    expect(() => resolveConfig({ flags: {}, env: {}, layers: [user({ merchantKey: 42 }), project({ merchantKey: 'k' })] })).toThrow(
+      `${USER}: "merchantKey" must be a string`,
+    );
   });
 });
 
@@ -207,7 +222,13 @@ describe('warnings', () => {
       { file: '/tmp/.gatewayrc.js', level: 'project' as const, reason: 'its directory /tmp is writable by group or others' },
       { file: '/srv/x/package.json', level: 'project' as const, reason: 'it belongs to another user (uid 1001)' },
     ];
-    const config = resolveConfig({ flags: {}, env: {}, layers: [{ file: PROJECT, level: 'project', content: { bogus: 1 } }], skipped, looked: ['/tmp/.gatewayrc.js', PROJECT] });
+    const config = resolveConfig({
+      flags: {},
+      env: {},
+      layers: [{ file: PROJECT, level: 'project', content: { bogus: 1 } }],
+      skipped,
+      looked: ['/tmp/.gatewayrc.js', PROJECT],
+    });
     expect(config.warnings).toEqual([
       'warning: skipped config file /tmp/.gatewayrc.js: its directory /tmp is writable by group or others (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)',
       'warning: skipped config file /srv/x/package.json: it belongs to another user (uid 1001) (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)',

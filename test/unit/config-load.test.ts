@@ -120,7 +120,9 @@ describe('package.json', () => {
   it('malformed with the field: exit 78 naming the file and the line, never the key', async () => {
     const dir = await tree({ 'package.json': `{\n  "name": "shop",\n  "gateway": { "merchantKey": "${SECRET}", }\n}\n` });
     const error = await failure(() => loadConfigFiles(options(dir, dir)));
-    expect(error.message).toMatch(new RegExp(`^config file ${path.join(dir, 'package.json').replace(/[.]/g, '\\.')} is malformed: invalid JSON, .+ \\(line 3, column \\d+\\)$`));
+    expect(error.message).toMatch(
+      new RegExp(`^config file ${path.join(dir, 'package.json').replace(/[.]/g, '\\.')} is malformed: invalid JSON, .+ \\(line 3, column \\d+\\)$`),
+    );
     expectNoSecret(error.message);
   });
 
@@ -186,7 +188,9 @@ describe('the search', () => {
     const home = await tree({ '.config/gateway/config.json': '{"timeout": 1}' });
     const cwd = await tree();
     expect(files(await loadConfigFiles({ cwd, home, env: {} }))).toEqual([['user', path.join(home, '.config', 'gateway', 'config.json')]]);
-    expect(files(await loadConfigFiles({ cwd, home, env: { XDG_CONFIG_HOME: 'relative/xdg' } }))).toEqual([['user', path.join(home, '.config', 'gateway', 'config.json')]]);
+    expect(files(await loadConfigFiles({ cwd, home, env: { XDG_CONFIG_HOME: 'relative/xdg' } }))).toEqual([
+      ['user', path.join(home, '.config', 'gateway', 'config.json')],
+    ]);
   });
 
   it('inside HOME the walk goes up to HOME (included), past project roots', async () => {
@@ -275,7 +279,9 @@ describe.runIf(POSIX)('trust', () => {
     const cwd = await tree();
     const result = await loadConfigFiles(options(cwd, cwd, { xdg }));
     expect(result.layers).toEqual([]);
-    expect(result.skipped).toEqual([{ file: path.join(xdg, 'gateway', 'config.json'), level: 'user', reason: `its directory ${path.join(xdg, 'gateway')} is writable by group or others` }]);
+    expect(result.skipped).toEqual([
+      { file: path.join(xdg, 'gateway', 'config.json'), level: 'user', reason: `its directory ${path.join(xdg, 'gateway')} is writable by group or others` },
+    ]);
   });
 
   it('a symbolic link into a directory others can write to is skipped', async () => {
@@ -321,7 +327,7 @@ describe.runIf(POSIX)('refused before opening: exit 78', () => {
   }, 5000);
 
   it('a symbolic link to a FIFO', async () => {
-    const dir = await tree({ 'pipe': { fifo: true }, '.gatewayrc.json': { link: 'pipe' } });
+    const dir = await tree({ pipe: { fifo: true }, '.gatewayrc.json': { link: 'pipe' } });
     const error = await failure(() => loadConfigFiles(options(dir, dir)));
     expect(error.message).toContain('is not a regular file (it is a FIFO)');
   }, 5000);
@@ -348,7 +354,9 @@ describe.runIf(POSIX)('refused before opening: exit 78', () => {
   });
 
   it('an oversized JavaScript config is not run', async () => {
-    const dir = await tree({ '.gatewayrc.cjs': `require('node:fs').writeFileSync(${JSON.stringify(path.join(root, 'BIG-RAN'))}, 'x');\n//${'x'.repeat(70_000)}\n` });
+    const dir = await tree({
+      '.gatewayrc.cjs': `require('node:fs').writeFileSync(${JSON.stringify(path.join(root, 'BIG-RAN'))}, 'x');\n//${'x'.repeat(70_000)}\n`,
+    });
     await failure(() => loadConfigFiles(options(dir, dir)));
     expect(existsSync(path.join(root, 'BIG-RAN'))).toBe(false);
   });
@@ -356,7 +364,11 @@ describe.runIf(POSIX)('refused before opening: exit 78', () => {
 
 describe('--config', () => {
   it('reads that one file, relative to the working directory, and nothing else', async () => {
-    const home = await tree({ '.config/gateway/config.json': '{"payoutKey":"user"}', 'conf/my-gateway.json': '{"merchantKey":"explicit"}', '.gatewayrc': '{"merchantKey":"searched"}' });
+    const home = await tree({
+      '.config/gateway/config.json': '{"payoutKey":"user"}',
+      'conf/my-gateway.json': '{"merchantKey":"explicit"}',
+      '.gatewayrc': '{"merchantKey":"searched"}',
+    });
     const result = await loadConfigFiles(options(home, home, { explicitFile: 'conf/my-gateway.json', xdg: path.join(home, '.config') }));
     expect(result).toEqual({
       layers: [{ file: path.join(home, 'conf', 'my-gateway.json'), level: 'explicit', content: { merchantKey: 'explicit' }, mode: 0o600 }],
@@ -381,7 +393,11 @@ describe('--config', () => {
 
 describe('malformed files: exit 78 with the position, never the content', () => {
   it.each([
-    ['.gatewayrc.json', `{\n  "baseUrl": "https://x.example",\n  "merchantKey": "${SECRET}" "timeout": 5\n}\n`, /invalid JSON, comma expected after a value \(line 3, column \d+\)$/],
+    [
+      '.gatewayrc.json',
+      `{\n  "baseUrl": "https://x.example",\n  "merchantKey": "${SECRET}" "timeout": 5\n}\n`,
+      /invalid JSON, comma expected after a value \(line 3, column \d+\)$/,
+    ],
     ['.gatewayrc', `baseUrl: https://x.example\nmerchantKey: "${SECRET}\n`, /invalid YAML, .+ \(line 3, column \d+\)$/],
     ['.gatewayrc.yaml', `merchantKey: ${SECRET}\npayoutKey: y\n  timeout: 5\n`, /invalid YAML, bad indentation of a mapping entry \(line 3, column \d+\)$/],
     ['.gatewayrc.yml', `merchantKey: [${SECRET}\n`, /invalid YAML, .+ \(line 2, column \d+\)$/],

@@ -46,7 +46,11 @@ describe('parseJsonText', () => {
     ['a control character in a string', `{"merchantKey": "${SECRET}\u0001"}`, 'invalid character'],
     ['a missing colon', `{"merchantKey" "${SECRET}"}`, 'colon expected after a property name'],
     ['garbage after the document', `{"a": 1} ${SECRET}`, 'end of input expected'],
-    ['multi-line: the line and column of the error', `{\n  "baseUrl": "https://x.example",\n  "merchantKey": ${SECRET}\n}`, 'object value expected (line 3, column 18)'],
+    [
+      'multi-line: the line and column of the error',
+      `{\n  "baseUrl": "https://x.example",\n  "merchantKey": ${SECRET}\n}`,
+      'object value expected (line 3, column 18)',
+    ],
   ])('%s: exit 78, position, no secret', async (_name, text, detail) => {
     const error = await failure(() => parseJsonText(FILE, text));
     expect(error.message).toContain(`config file ${FILE} is malformed: invalid JSON, ${detail}`);
@@ -74,7 +78,11 @@ describe('YAML', () => {
   });
 
   it.each<[unknown, string, { line: number; column: number } | undefined]>([
-    [{ reason: 'bad indentation of a mapping entry', mark: { line: 2, column: 3 } }, 'invalid YAML, bad indentation of a mapping entry', { line: 3, column: 4 }],
+    [
+      { reason: 'bad indentation of a mapping entry', mark: { line: 2, column: 3 } },
+      'invalid YAML, bad indentation of a mapping entry',
+      { line: 3, column: 4 },
+    ],
     [{ reason: `unknown tag !<${SECRET}>`, mark: { line: 0, column: 0 } }, 'invalid YAML, syntax error', { line: 1, column: 1 }],
     [{ reason: `tag name is malformed: ${SECRET}`, mark: { line: 0, column: 5 } }, 'invalid YAML, syntax error', { line: 1, column: 6 }],
     [{ reason: `unidentified alias "${SECRET}"` }, 'invalid YAML, syntax error', undefined],
@@ -138,22 +146,34 @@ describe('describeJsError', () => {
   it.each<[string, unknown, { kind: string; position?: { line: number; column: number } }]>([
     [
       'a ReferenceError naming the key: only the kind and the frame in the config file',
-      withStack(new ReferenceError(`${SECRET} is not defined`), `ReferenceError: ${SECRET} is not defined\n    at Object.<anonymous> (/p/.gatewayrc.js:2:16)\n    at Module._compile (node:internal/modules/cjs/loader:1521:14)`),
+      withStack(
+        new ReferenceError(`${SECRET} is not defined`),
+        `ReferenceError: ${SECRET} is not defined\n    at Object.<anonymous> (/p/.gatewayrc.js:2:16)\n    at Module._compile (node:internal/modules/cjs/loader:1521:14)`,
+      ),
       { kind: 'ReferenceError', position: { line: 2, column: 16 } },
     ],
     [
       'an ES module frame written as a file: URL',
-      withStack(new TypeError('x'), `TypeError: Cannot read properties of null (reading '${SECRET}')\n    at file:///p/.gatewayrc.js:3:6\n    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)`),
+      withStack(
+        new TypeError('x'),
+        `TypeError: Cannot read properties of null (reading '${SECRET}')\n    at file:///p/.gatewayrc.js:3:6\n    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)`,
+      ),
       { kind: 'TypeError', position: { line: 3, column: 6 } },
     ],
     [
       'a CommonJS syntax error: the header line and the caret give the position',
-      withStack(new SyntaxError(`Unexpected identifier '${SECRET}'`), `/p/.gatewayrc.js:2\n  merchantKey: "x" ${SECRET}\n                   ^^^^^^^^^^^\n\nSyntaxError: Unexpected identifier '${SECRET}'\n    at wrapSafe (node:internal/modules/cjs/loader:1464:18)`),
+      withStack(
+        new SyntaxError(`Unexpected identifier '${SECRET}'`),
+        `/p/.gatewayrc.js:2\n  merchantKey: "x" ${SECRET}\n                   ^^^^^^^^^^^\n\nSyntaxError: Unexpected identifier '${SECRET}'\n    at wrapSafe (node:internal/modules/cjs/loader:1464:18)`,
+      ),
       { kind: 'SyntaxError', position: { line: 2, column: 20 } },
     ],
     [
       'an ES module syntax error carries no position',
-      withStack(new SyntaxError(`Unexpected identifier '${SECRET}'`), `SyntaxError: Unexpected identifier '${SECRET}'\n    at compileSourceTextModule (node:internal/modules/esm/utils:346:16)`),
+      withStack(
+        new SyntaxError(`Unexpected identifier '${SECRET}'`),
+        `SyntaxError: Unexpected identifier '${SECRET}'\n    at compileSourceTextModule (node:internal/modules/esm/utils:346:16)`,
+      ),
       { kind: 'SyntaxError' },
     ],
     [
@@ -166,7 +186,11 @@ describe('describeJsError', () => {
       withStack(new Error('x'), 'Error: x\n    at f (/p/.gatewayrc.js.bak:4:1)'),
       { kind: 'Error' },
     ],
-    ['a Node error code is shown', Object.assign(withStack(new Error(`Cannot find package '${SECRET}'`), 'Error: x'), { code: 'ERR_MODULE_NOT_FOUND' }), { kind: 'Error [ERR_MODULE_NOT_FOUND]' }],
+    [
+      'a Node error code is shown',
+      Object.assign(withStack(new Error(`Cannot find package '${SECRET}'`), 'Error: x'), { code: 'ERR_MODULE_NOT_FOUND' }),
+      { kind: 'Error [ERR_MODULE_NOT_FOUND]' },
+    ],
     ['a code that is not an identifier is not shown', Object.assign(withStack(new Error('x'), 'Error: x'), { code: SECRET.toLowerCase() }), { kind: 'Error' }],
     ['a custom error name is not shown (it may be anything)', Object.assign(withStack(new Error('x'), 'Error: x'), { name: SECRET }), { kind: 'Error' }],
     ['a thrown string', SECRET, { kind: 'throw of a value that is not an Error' }],
@@ -191,7 +215,12 @@ describe('describeJsError', () => {
 describe('plainData (a JavaScript config export, copied)', () => {
   it('copies plain data and drops functions as JSON would', () => {
     const fn = (): string => 'x';
-    expect(plainData({ a: 1, b: 'x', c: [1, fn, null], d: { e: true, f: fn, g: undefined }, h: Symbol('s') })).toEqual({ a: 1, b: 'x', c: [1, null, null], d: { e: true, g: undefined } });
+    expect(plainData({ a: 1, b: 'x', c: [1, fn, null], d: { e: true, f: fn, g: undefined }, h: Symbol('s') })).toEqual({
+      a: 1,
+      b: 'x',
+      c: [1, null, null],
+      d: { e: true, g: undefined },
+    });
   });
 
   it('runs each getter once, inside the loader, so a throwing getter fails there', () => {

@@ -3,7 +3,16 @@
 // chown: every case is data.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { judgeFile, MAX_CONFIG_BYTES, MAX_PACKAGE_JSON_BYTES, trustedDirs, type FileKind, type StatLike, type TrustFacts, type Verdict } from '../../src/config/trust.js';
+import {
+  judgeFile,
+  MAX_CONFIG_BYTES,
+  MAX_PACKAGE_JSON_BYTES,
+  trustedDirs,
+  type FileKind,
+  type StatLike,
+  type TrustFacts,
+  type Verdict,
+} from '../../src/config/trust.js';
 
 const ME = 1000;
 const OTHER = 1001;
@@ -29,7 +38,11 @@ describe('judgeFile', () => {
     ['my file in a root-owned 0755 directory', { dirStat: { uid: ROOT } }, READ],
     ['a root-owned file in a root-owned directory', { dirStat: { uid: ROOT }, fileStat: { uid: ROOT, mode: 0o644 } }, READ],
     ['a directory writable by others (0777)', { dirStat: { mode: 0o777 } }, skip('its directory /p is writable by group or others')],
-    ['a directory writable by others, sticky (1777, like /tmp)', { dirStat: { mode: 0o1777, uid: ROOT } }, skip('its directory /p is writable by group or others')],
+    [
+      'a directory writable by others, sticky (1777, like /tmp)',
+      { dirStat: { mode: 0o1777, uid: ROOT } },
+      skip('its directory /p is writable by group or others'),
+    ],
     ['a directory writable by group (0775)', { dirStat: { mode: 0o775 } }, skip('its directory /p is writable by group or others')],
     ['a directory writable by others only (0757)', { dirStat: { mode: 0o757 } }, skip('its directory /p is writable by group or others')],
     ['a directory of another user, 0755', { dirStat: { uid: OTHER } }, skip('its directory /p belongs to another user (uid 1001)')],
@@ -47,9 +60,17 @@ describe('judgeFile', () => {
     ['exactly 64 KiB', { fileStat: { size: MAX_CONFIG_BYTES } }, READ],
     ['one byte over 64 KiB', { fileStat: { size: MAX_CONFIG_BYTES + 1 } }, refuse(`is larger than 64 KiB (${MAX_CONFIG_BYTES + 1} bytes)`)],
     ['a 200 KiB package.json (1 MiB limit)', { fileStat: { size: 200 * 1024 }, maxBytes: MAX_PACKAGE_JSON_BYTES }, READ],
-    ['a package.json over 1 MiB', { fileStat: { size: MAX_PACKAGE_JSON_BYTES + 1 }, maxBytes: MAX_PACKAGE_JSON_BYTES }, refuse(`is larger than 1024 KiB (${MAX_PACKAGE_JSON_BYTES + 1} bytes)`)],
+    [
+      'a package.json over 1 MiB',
+      { fileStat: { size: MAX_PACKAGE_JSON_BYTES + 1 }, maxBytes: MAX_PACKAGE_JSON_BYTES },
+      refuse(`is larger than 1024 KiB (${MAX_PACKAGE_JSON_BYTES + 1} bytes)`),
+    ],
     // trust checks come first: an untrusted FIFO is skipped, not an error a stranger can cause
-    ['a FIFO planted in a directory writable by others', { dirStat: { mode: 0o777 }, fileStat: { kind: 'FIFO', uid: OTHER } }, skip('its directory /p is writable by group or others')],
+    [
+      'a FIFO planted in a directory writable by others',
+      { dirStat: { mode: 0o777 }, fileStat: { kind: 'FIFO', uid: OTHER } },
+      skip('its directory /p is writable by group or others'),
+    ],
     ['a FIFO of another user', { fileStat: { kind: 'FIFO', uid: OTHER } }, skip('it belongs to another user (uid 1001)')],
     // the user's say: --config or GATEWAY_TRUSTED_DIRS waives owner and mode checks, never kind and size
     ['trusted: a directory writable by others', { trusted: true, dirStat: { mode: 0o777, uid: OTHER } }, READ],

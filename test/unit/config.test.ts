@@ -4,7 +4,7 @@
 // config-load.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ExitCode, GwError } from '../../src/errors.js';
+import { ConfigError, ExitCode, type GwError } from '../../src/errors.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   describeSource,
@@ -173,13 +173,17 @@ describe('resolveConfig precedence: flag > env > selected profile > file top lev
   });
 
   it('layers mix key by key', () => {
-    const config = resolve({ merchantKey: 'm-flag' }, { GATEWAY_PROFILE: 'local', GATEWAY_TIMEOUT: '7' }, {
-      baseUrl: 'https://gateway.example.com',
-      merchantKey: 'm-top',
-      payoutKey: 'p-top',
-      timeout: 15,
-      profiles: { local: { baseUrl: 'http://127.0.0.1:8080', payoutKey: 'p-local' } },
-    });
+    const config = resolve(
+      { merchantKey: 'm-flag' },
+      { GATEWAY_PROFILE: 'local', GATEWAY_TIMEOUT: '7' },
+      {
+        baseUrl: 'https://gateway.example.com',
+        merchantKey: 'm-top',
+        payoutKey: 'p-top',
+        timeout: 15,
+        profiles: { local: { baseUrl: 'http://127.0.0.1:8080', payoutKey: 'p-local' } },
+      },
+    );
     expect(config.baseUrl?.value.href).toBe('http://127.0.0.1:8080/');
     expect(config.baseUrl?.source).toEqual({ kind: 'file', file: FILE, level: 'project', profile: 'local' });
     expect(config.merchantKey).toEqual({ value: 'm-flag', source: { kind: 'flag', name: '--merchant-key' } });
@@ -301,11 +305,15 @@ describe('resolveConfig file validation', () => {
   });
 
   it('unknown keys are warnings, at the top level and in the selected profile', () => {
-    const config = resolve({ profile: 'prod' }, {}, {
-      merchantKey: 'm',
-      apiKey: 'x',
-      profiles: { prod: { merchant_key: 'y', payoutKey: 'p' }, other: { ignored: 1 } },
-    });
+    const config = resolve(
+      { profile: 'prod' },
+      {},
+      {
+        merchantKey: 'm',
+        apiKey: 'x',
+        profiles: { prod: { merchant_key: 'y', payoutKey: 'p' }, other: { ignored: 1 } },
+      },
+    );
     expect(config.merchantKey?.value).toBe('m');
     expect(config.warnings).toEqual([
       `warning: ${FILE}: unknown key "apiKey" ignored (known: baseUrl, merchantKey, payoutKey, timeout, profiles)`,
@@ -328,9 +336,7 @@ describe('resolveConfig file validation', () => {
     expect(configError(() => resolve({}, { GATEWAY_TIMEOUT: 'soon' })).message).toBe(
       'timeout from env GATEWAY_TIMEOUT must be a number of seconds from 0.001 to 3600 (got soon)',
     );
-    expect(configError(() => resolve({}, {}, { timeout: 0 })).message).toBe(
-      `timeout from ${FILE} must be a number of seconds from 0.001 to 3600 (got 0)`,
-    );
+    expect(configError(() => resolve({}, {}, { timeout: 0 })).message).toBe(`timeout from ${FILE} must be a number of seconds from 0.001 to 3600 (got 0)`);
     expect(configError(() => resolve({ baseUrl: 'http://gateway.example.com' }, {})).message).toBe(
       'base URL from --base-url uses plain http to gateway.example.com: keys would cross the network unencrypted',
     );

@@ -71,7 +71,11 @@ describe('result codes', () => {
   it('has a meaning for every code the gateway documents', () => {
     const documented = [100, ...Array.from({ length: 31 }, (_, i) => 101 + i), 135, 500]; // 100..131, 135, 500
     expect(documented).toHaveLength(34);
-    expect(Object.keys(RESULT_MEANING).map(Number).sort((a, b) => a - b)).toEqual(documented);
+    expect(
+      Object.keys(RESULT_MEANING)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(documented);
     expect(RESULT_MEANING[102]).toBe('invalid merchant API key');
     expect(RESULT_MEANING[124]).toBe('rate limit exceeded');
     expect(RESULT_MEANING[100]).toBe('success');
@@ -159,12 +163,9 @@ describe('gatewayText', () => {
     expect(gatewayText(input)).toBe(expected);
   });
 
-  it.each([[undefined], [null], [''], ['   '], ['\u001b[2J'], [true], [new LosslessNumber('5')], [[]], [{}]] as const)(
-    'returns undefined for %j',
-    (value) => {
-      expect(gatewayText(value as never)).toBeUndefined();
-    },
-  );
+  it.each([[undefined], [null], [''], ['   '], ['\u001b[2J'], [true], [new LosslessNumber('5')], [[]], [{}]] as const)('returns undefined for %j', (value) => {
+    expect(gatewayText(value as never)).toBeUndefined();
+  });
 
   // BUG (src/gateway/envelope.ts gatewayText): terminalSafe runs before the whitespace collapse and
   // deletes \n, \r and \t outright, so words on either side are glued together.
@@ -193,20 +194,12 @@ describe('integerCode', () => {
     expect(integerCode(value)).toBe(expected);
   });
 
-  it.each([
-    [new LosslessNumber('1.5')],
-    [new LosslessNumber('1e2')],
-    ['1.0'],
-    ['abc'],
-    [''],
-    ['1234567890'],
-    [true],
-    [null],
-    [undefined],
-    [[100]],
-  ] as const)('%j → undefined', (value) => {
-    expect(integerCode(value as never)).toBeUndefined();
-  });
+  it.each([[new LosslessNumber('1.5')], [new LosslessNumber('1e2')], ['1.0'], ['abc'], [''], ['1234567890'], [true], [null], [undefined], [[100]]] as const)(
+    '%j → undefined',
+    (value) => {
+      expect(integerCode(value as never)).toBeUndefined();
+    },
+  );
 });
 
 describe('decodeEnvelope: success', () => {
@@ -224,11 +217,7 @@ describe('decodeEnvelope: success', () => {
   });
 
   it('returns a versioned body with status 200 and an empty error', () => {
-    const body = decodeEnvelope(
-      raw('{"data":{"list":["BTC","ETH"]},"message":"ok","error":{},"status":200,"version":"1.0.0"}'),
-      'versioned',
-      'x',
-    );
+    const body = decodeEnvelope(raw('{"data":{"list":["BTC","ETH"]},"message":"ok","error":{},"status":200,"version":"1.0.0"}'), 'versioned', 'x');
     expect(body.data).toEqual({ list: ['BTC', 'ETH'] });
     expect(body.version).toBe('1.0.0');
   });
@@ -275,9 +264,7 @@ describe('decodeEnvelope: legacy refusals', () => {
   it('uses the documented meaning when the gateway sends no message', () => {
     const error = decodeError(raw('{"result":105}'), 'legacy');
     expect(error.message).toBe('the gateway refused: invalid currency (result 105)');
-    expect(decodeError(raw('{"result":4242}'), 'legacy').message).toBe(
-      'the gateway refused with an unknown result code: no message (result 4242)',
-    );
+    expect(decodeError(raw('{"result":4242}'), 'legacy').message).toBe('the gateway refused with an unknown result code: no message (result 4242)');
   });
 
   // The gateway's real answers that gw used to misread: exact message, exit code, hint, and the
@@ -439,9 +426,7 @@ describe('decodeEnvelope: versioned refusals', () => {
   });
 
   it('falls back to the envelope message, then the key', () => {
-    expect(decodeError(raw('{"status":400,"message":"top","error":{"key":"k"}}'), 'versioned').message).toBe(
-      'the gateway refused: top (status 400, k)',
-    );
+    expect(decodeError(raw('{"status":400,"message":"top","error":{"key":"k"}}'), 'versioned').message).toBe('the gateway refused: top (status 400, k)');
     expect(decodeError(raw('{"status":400,"error":{"key":"k"}}'), 'versioned').message).toBe('the gateway refused: k (status 400, k)');
     expect(decodeError(raw('{"status":400,"error":{}}'), 'versioned').message).toBe('the gateway refused: no message (status 400)');
   });
@@ -468,7 +453,13 @@ describe('decodeEnvelope: versioned refusals', () => {
 describe('decodeEnvelope: not an envelope', () => {
   it.each([
     ['empty body, HTTP 503', raw('', 503), ExitCode.UNAVAILABLE, 'the gateway is failing: HTTP 503 with an empty body', 503],
-    ['HTML, HTTP 502', raw('<html>bad gateway</html>', 502, 'text/html'), ExitCode.UNAVAILABLE, 'the gateway is failing: HTTP 502 with text/html instead of JSON', 502],
+    [
+      'HTML, HTTP 502',
+      raw('<html>bad gateway</html>', 502, 'text/html'),
+      ExitCode.UNAVAILABLE,
+      'the gateway is failing: HTTP 502 with text/html instead of JSON',
+      502,
+    ],
     ['HTML, HTTP 429', raw('<html>slow</html>', 429, 'text/html'), ExitCode.TEMPFAIL, 'the gateway is rate-limiting requests (HTTP 429)', 429],
     [
       'HTML, HTTP 404',
@@ -510,7 +501,13 @@ describe('decodeEnvelope: not an envelope', () => {
       "the gateway's answer to the test request has no result code: not the gateway's envelope",
       undefined,
     ],
-    ['a result that is not an integer', raw('{"result":"ok"}', 200), ExitCode.PROTOCOL, "the gateway's answer to the test request has no result code: not the gateway's envelope", undefined],
+    [
+      'a result that is not an integer',
+      raw('{"result":"ok"}', 200),
+      ExitCode.PROTOCOL,
+      "the gateway's answer to the test request has no result code: not the gateway's envelope",
+      undefined,
+    ],
   ])('%s', (_name, response, exit, message, status) => {
     const error = decodeError(response, 'legacy');
     expect(error.exitCode).toBe(exit);
@@ -519,9 +516,7 @@ describe('decodeEnvelope: not an envelope', () => {
   });
 
   it('names the missing status for the versioned style', () => {
-    expect(decodeError(raw('{"data":{}}'), 'versioned').message).toBe(
-      "the gateway's answer to the test request has no status: not the gateway's envelope",
-    );
+    expect(decodeError(raw('{"data":{}}'), 'versioned').message).toBe("the gateway's answer to the test request has no status: not the gateway's envelope");
   });
 
   it('is a ProtocolError when the answer cannot be understood', () => {

@@ -16,7 +16,10 @@ class Sink extends Writable {
     super();
   }
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (error?: Error | null) => void): void {
-    if (this.fail) return done(this.fail);
+    if (this.fail) {
+      done(this.fail);
+      return;
+    }
     this.text += chunk.toString();
     done();
   }
@@ -88,7 +91,12 @@ describe('IOStreams', () => {
   });
 
   it('failures: a gw: line and a hint line, or one JSON line with the details a script reads', () => {
-    const error = new GwError(ExitCode.PROTOCOL, 'payment 123 was created, but it is not payable', { hint: 'check it', trackId: '123', payment: 'created', result: 100 });
+    const error = new GwError(ExitCode.PROTOCOL, 'payment 123 was created, but it is not payable', {
+      hint: 'check it',
+      trackId: '123',
+      payment: 'created',
+      result: 100,
+    });
     const human = IOStreams.test();
     human.io.reportFailure(error);
     expect(human.stderr()).toBe('gw: payment 123 was created, but it is not payable\nhint: check it\n');

@@ -179,12 +179,48 @@ describe('decodePayment', () => {
 
 describe('decodeBalances', () => {
   it.each([
-    ['an object (the gateway client shape)', '{"BTC":"0.5","ETH":"1e-3","USDT":12.50}', [['BTC', '0.5'], ['ETH', '0.001'], ['USDT', '12.50']]],
-    ['an array of symbol → amount objects (the interface shape)', '[{"BTC":"0.00038127"},{"TRX":"100"}]', [['BTC', '0.00038127'], ['TRX', '100']]],
-    ['one object holding several symbols', '[{"BTC":"1","LTC":"2"}]', [['BTC', '1'], ['LTC', '2']]],
-    ['records with currency and balance', '[{"currency":"BTC","balance":"0.1"},{"currency":"ETH","balance":0.123456789012345678}]', [['BTC', '0.1'], ['ETH', '0.123456789012345678']]],
+    [
+      'an object (the gateway client shape)',
+      '{"BTC":"0.5","ETH":"1e-3","USDT":12.50}',
+      [
+        ['BTC', '0.5'],
+        ['ETH', '0.001'],
+        ['USDT', '12.50'],
+      ],
+    ],
+    [
+      'an array of symbol → amount objects (the interface shape)',
+      '[{"BTC":"0.00038127"},{"TRX":"100"}]',
+      [
+        ['BTC', '0.00038127'],
+        ['TRX', '100'],
+      ],
+    ],
+    [
+      'one object holding several symbols',
+      '[{"BTC":"1","LTC":"2"}]',
+      [
+        ['BTC', '1'],
+        ['LTC', '2'],
+      ],
+    ],
+    [
+      'records with currency and balance',
+      '[{"currency":"BTC","balance":"0.1"},{"currency":"ETH","balance":0.123456789012345678}]',
+      [
+        ['BTC', '0.1'],
+        ['ETH', '0.123456789012345678'],
+      ],
+    ],
     ['records with symbol and amount', '[{"symbol":"DOGE","amount":"42"}]', [['DOGE', '42']]],
-    ['null and empty amounts as zero', '{"BTC":null,"ETH":""}', [['BTC', '0'], ['ETH', '0']]],
+    [
+      'null and empty amounts as zero',
+      '{"BTC":null,"ETH":""}',
+      [
+        ['BTC', '0'],
+        ['ETH', '0'],
+      ],
+    ],
     ['an empty object', '{}', []],
     ['an empty array', '[]', []],
   ])('reads %s', (_name, text, expected) => {
@@ -350,7 +386,13 @@ describe('LegacyGateway: missing keys stop before any request', () => {
       'no merchant API key is configured',
       KEY_HINTS.merchant,
     ],
-    ['createPayment with an empty key', { merchant: { value: '', from: 'env GATEWAY_MERCHANT_KEY' } }, (gw: LegacyGateway) => gw.createPayment({ amount: d('1'), currency: 'BTC', payCurrency: 'BTC' }), 'no merchant API key is configured', KEY_HINTS.merchant],
+    [
+      'createPayment with an empty key',
+      { merchant: { value: '', from: 'env GATEWAY_MERCHANT_KEY' } },
+      (gw: LegacyGateway) => gw.createPayment({ amount: d('1'), currency: 'BTC', payCurrency: 'BTC' }),
+      'no merchant API key is configured',
+      KEY_HINTS.merchant,
+    ],
     ['balances', { merchant: KEYS.merchant }, (gw: LegacyGateway) => gw.balances(), 'no payout API key is configured', KEY_HINTS.payout],
     ['balances for one currency', { merchant: KEYS.merchant }, (gw: LegacyGateway) => gw.balances('BTC'), 'no payout API key is configured', KEY_HINTS.payout],
   ] as const)('%s → ConfigError exit 78', async (_name, keys, run, message, hint) => {
@@ -469,7 +511,7 @@ describe('LegacyGateway: payment status and history', () => {
     expect((await gw.paymentInfo('1')).status).toBe(status);
   });
 
-  it('payments: POST /merchants/list with every filter in the gateway\'s names, dates as Unix seconds, the status in its spelling', async () => {
+  it("payments: POST /merchants/list with every filter in the gateway's names, dates as Unix seconds, the status in its spelling", async () => {
     const { fake, gw } = client([json({ result: 100, data: [JSON.parse(INQUIRY)], meta: { page: 2, last_page: 3, total: 41 } })]);
     const page = await gw.payments({
       status: 'paid',
@@ -506,9 +548,17 @@ describe('LegacyGateway: payment status and history', () => {
   });
 
   it.each([
-    ['data as an array, meta beside it', { result: 100, data: [{ trackId: '1', status: 'Paid' }], meta: { page: 1, last_page: 1, total: 1 } }, { page: 1, pages: 1, total: 1 }],
+    [
+      'data as an array, meta beside it',
+      { result: 100, data: [{ trackId: '1', status: 'Paid' }], meta: { page: 1, last_page: 1, total: 1 } },
+      { page: 1, pages: 1, total: 1 },
+    ],
     ['list with paging at the top level', { result: 100, list: [{ trackId: '1' }], page: 3, pages: 5, total: 90 }, { page: 3, pages: 5, total: 90 }],
-    ['data.list with data.meta', { result: 100, data: { list: [{ trackId: '1' }], meta: { page: '2', last_page: '2', total: '21' } } }, { page: 2, pages: 2, total: 21 }],
+    [
+      'data.list with data.meta',
+      { result: 100, data: { list: [{ trackId: '1' }], meta: { page: '2', last_page: '2', total: '21' } } },
+      { page: 2, pages: 2, total: 21 },
+    ],
     ['no paging at all', { result: 100, data: [{ trackId: '1' }, { trackId: '2' }] }, { page: 1, pages: 1, total: 2 }],
   ])('payments: reads %s', async (_name, body, paging) => {
     const { gw } = client([json(body)]);

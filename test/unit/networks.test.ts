@@ -222,9 +222,7 @@ describe('what the ambiguous keys do to the payment URI', () => {
   it('"BNB" with USDT is a BEP-20 transfer on chain 56 (18 decimals)', () => {
     const uri = buildPaymentUri({ network: 'BNB', payCurrency: 'USDT', address: evm, payAmount: '2' });
     expect(uri.uri).toBe(`ethereum:0x55d398326f99059fF775485246999027B3197955@56/transfer?address=${evm}&uint256=2000000000000000000`);
-    expect(buildPaymentUri({ network: 'Binance', payCurrency: 'BNB', address: evm, payAmount: '1' }).uri).toBe(
-      `ethereum:${evm}@56?value=1000000000000000000`,
-    );
+    expect(buildPaymentUri({ network: 'Binance', payCurrency: 'BNB', address: evm, payAmount: '1' }).uri).toBe(`ethereum:${evm}@56?value=1000000000000000000`);
   });
 
   it('"BNB" with a BNB Beacon Chain (bnb1…) address is refused: that chain is gone', () => {

@@ -13,7 +13,6 @@ const BEL = '\u0007';
 const ST = `${ESC}\\`;
 
 /** Every character a terminal could act on, or that hides or reorders text. */
-// eslint-disable-next-line no-control-regex
 const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
 describe('terminalSafe', () => {
@@ -163,9 +162,9 @@ describe('toJson', () => {
   });
 
   it('escapes keys too', () => {
-    const text = toJson({ ['k\u009b\u202e']: 1 }, 0);
+    const text = toJson({ 'k\u009b\u202e': 1 }, 0);
     expect(text).toBe('{"k\\u009b\\u202e":1}');
-    expect(JSON.parse(text)).toEqual({ ['k\u009b\u202e']: 1 });
+    expect(JSON.parse(text)).toEqual({ 'k\u009b\u202e': 1 });
   });
 
   it('prints undefined as null', () => {
@@ -175,13 +174,34 @@ describe('toJson', () => {
 
 describe('alignDecimals', () => {
   it.each([
-    [['1.5', '120', '0.00012345'], ['  1.5       ', '120         ', '  0.00012345']],
-    [['1', '22', '333'], ['  1', ' 22', '333']],
-    [['0.5', '0.25', '0.125'], ['0.5  ', '0.25 ', '0.125']],
-    [['10.5', '2.25'], ['10.5 ', ' 2.25']],
-    [['25.50', '0.00038127', '1000'], ['  25.50      ', '   0.00038127', '1000         ']],
-    [['0.123456789012345678', '12345678901234567890'], ['                   0.123456789012345678', '12345678901234567890                   ']],
-    [['-1.5', '10'], ['-1.5', '10  ']],
+    [
+      ['1.5', '120', '0.00012345'],
+      ['  1.5       ', '120         ', '  0.00012345'],
+    ],
+    [
+      ['1', '22', '333'],
+      ['  1', ' 22', '333'],
+    ],
+    [
+      ['0.5', '0.25', '0.125'],
+      ['0.5  ', '0.25 ', '0.125'],
+    ],
+    [
+      ['10.5', '2.25'],
+      ['10.5 ', ' 2.25'],
+    ],
+    [
+      ['25.50', '0.00038127', '1000'],
+      ['  25.50      ', '   0.00038127', '1000         '],
+    ],
+    [
+      ['0.123456789012345678', '12345678901234567890'],
+      ['                   0.123456789012345678', '12345678901234567890                   '],
+    ],
+    [
+      ['-1.5', '10'],
+      ['-1.5', '10  '],
+    ],
     [['7'], ['7']],
     [[], []],
   ])('%j → %j', (input, expected) => {
@@ -222,7 +242,15 @@ describe('tables', () => {
 
   it('renderTable measures width in characters, not UTF-16 units', () => {
     // 🚀 is one code point but two UTF-16 units: it counts as 1, like 'A', so it is padded by 1.
-    expect(renderTable(['A', 'B'], [['🚀', 'x'], ['ab', 'y']])).toBe('A   B\n🚀   x\nab  y\n');
+    expect(
+      renderTable(
+        ['A', 'B'],
+        [
+          ['🚀', 'x'],
+          ['ab', 'y'],
+        ],
+      ),
+    ).toBe('A   B\n🚀   x\nab  y\n');
   });
 
   it('renderTable with no rows prints the header', () => {
@@ -278,4 +306,3 @@ describe('colorLevel', () => {
     expect(colorLevel(isTTY, noColor, env as NodeJS.ProcessEnv)).toBe(level);
   });
 });
-

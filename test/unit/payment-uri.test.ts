@@ -241,9 +241,30 @@ const SANDBOX_EXPECTATIONS: ReadonlyArray<{
   { payCurrency: 'BTC', network: 'Bitcoin Network', kind: 'bip21', scheme: 'bitcoin', amount: '12.5' },
   { payCurrency: 'ETH', network: 'Ethereum Network', kind: 'eip681-native', chainId: '1', units: '12500000000000000000' },
   { payCurrency: 'USDT', network: 'Tron Network', kind: 'address-only' },
-  { payCurrency: 'USDT', network: 'Ethereum Network', kind: 'eip681-token', chainId: '1', contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', units: '12500000' },
-  { payCurrency: 'USDT', network: 'Binance Smart Chain', kind: 'eip681-token', chainId: '56', contract: '0x55d398326f99059fF775485246999027B3197955', units: '12500000000000000000' },
-  { payCurrency: 'USDC', network: 'Ethereum Network', kind: 'eip681-token', chainId: '1', contract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', units: '12500000' },
+  {
+    payCurrency: 'USDT',
+    network: 'Ethereum Network',
+    kind: 'eip681-token',
+    chainId: '1',
+    contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    units: '12500000',
+  },
+  {
+    payCurrency: 'USDT',
+    network: 'Binance Smart Chain',
+    kind: 'eip681-token',
+    chainId: '56',
+    contract: '0x55d398326f99059fF775485246999027B3197955',
+    units: '12500000000000000000',
+  },
+  {
+    payCurrency: 'USDC',
+    network: 'Ethereum Network',
+    kind: 'eip681-token',
+    chainId: '1',
+    contract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    units: '12500000',
+  },
   { payCurrency: 'LTC', network: 'Litecoin Network', kind: 'bip21', scheme: 'litecoin', amount: '12.5' },
   { payCurrency: 'DOGE', network: 'Dogecoin Network', kind: 'bip21', scheme: 'dogecoin', amount: '12.5' },
   { payCurrency: 'TRX', network: 'Tron Network', kind: 'address-only' },
@@ -258,9 +279,7 @@ const SANDBOX_EXPECTATIONS: ReadonlyArray<{
 
 describe('payment URIs for every sandbox offering', () => {
   it('covers every offering', () => {
-    expect(SANDBOX_EXPECTATIONS.map((e) => `${e.payCurrency}|${e.network}`)).toEqual(
-      SANDBOX_OFFERINGS.map((o) => `${o.payCurrency}|${o.network}`),
-    );
+    expect(SANDBOX_EXPECTATIONS.map((e) => `${e.payCurrency}|${e.network}`)).toEqual(SANDBOX_OFFERINGS.map((o) => `${o.payCurrency}|${o.network}`));
   });
 
   it.each(SANDBOX_EXPECTATIONS.map((e) => [`${e.payCurrency} on ${e.network}`, e] as const))('%s', (_label, expected) => {
@@ -390,7 +409,12 @@ describe('EIP-681 exactness', () => {
   ])('%s %s → token %s on chain %s', (network, payCurrency, contract, chainId) => {
     const result = eth('1.5', payCurrency, network);
     const parsed = parseEthUrl(result.uri);
-    expect(parsed).toMatchObject({ target_address: contract, chain_id: chainId, function_name: 'transfer', parameters: { address: EVM_PAYEE, uint256: '1500000' } });
+    expect(parsed).toMatchObject({
+      target_address: contract,
+      chain_id: chainId,
+      function_name: 'transfer',
+      parameters: { address: EVM_PAYEE, uint256: '1500000' },
+    });
   });
 
   it('native ETH on Base and Arbitrum, BNB on BSC, POL on Polygon carry their chain ids', () => {
@@ -501,9 +525,7 @@ describe('Solana Pay, TON and Monero', () => {
   const sol = deriveSandboxAddress('solana', 'merchant');
 
   it('Solana Pay: SOL amount in SOL; SPL tokens add spl-token=<mint>', () => {
-    expect(buildPaymentUri({ network: 'Solana', payCurrency: 'SOL', address: sol, payAmount: '0.000000001' }).uri).toBe(
-      `solana:${sol}?amount=0.000000001`,
-    );
+    expect(buildPaymentUri({ network: 'Solana', payCurrency: 'SOL', address: sol, payAmount: '0.000000001' }).uri).toBe(`solana:${sol}?amount=0.000000001`);
     const usdc = buildPaymentUri({ network: 'SOL', payCurrency: 'USDC', address: sol, payAmount: '10.250000' });
     expect(usdc.uri).toBe(`solana:${sol}?amount=10.25&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v`);
     const url = new URL(usdc.uri);
@@ -611,9 +633,7 @@ describe('address-only cases', () => {
   it('hostile text in an unknown network name is not shown raw; hostile addresses are refused there too', () => {
     const result = buildPaymentUri({ network: 'Evil\u001b[2J\u202eChain', payCurrency: 'USDT', address: EVM_PAYEE, payAmount: '1' });
     expect(result.networkName).not.toMatch(/[\u001b\u202e]/);
-    const error = expectProtocolError(() =>
-      buildPaymentUri({ network: 'Avalanche', payCurrency: 'USDT', address: `${EVM_PAYEE}?amount=1`, payAmount: '1' }),
-    );
+    const error = expectProtocolError(() => buildPaymentUri({ network: 'Avalanche', payCurrency: 'USDT', address: `${EVM_PAYEE}?amount=1`, payAmount: '1' }));
     expect(error.message).not.toContain('?amount=');
   });
 });
@@ -697,19 +717,54 @@ describe('deposit memo', () => {
 
   // Every scheme without a memo field, and every address-only QR: the QR must not be drawn.
   it.each<[string, PaymentUriInput, PaymentUri['kind'], RegExp]>([
-    ['BIP-21 bitcoin:', { network: 'Bitcoin Network', payCurrency: 'BTC', address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', payAmount: '0.1' }, 'bip21', /bitcoin: payment URIs \(BIP-21\)/],
-    ['BIP-21 litecoin:', { network: 'Litecoin Network', payCurrency: 'LTC', address: deriveSandboxAddress('litecoin', 'm'), payAmount: '1' }, 'bip21', /litecoin: payment URIs/],
-    ['BIP-21 dogecoin:', { network: 'Dogecoin Network', payCurrency: 'DOGE', address: deriveSandboxAddress('dogecoin', 'm'), payAmount: '1' }, 'bip21', /dogecoin:/],
-    ['BIP-21 bitcoincash:', { network: 'Bitcoin Cash Network', payCurrency: 'BCH', address: 'bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a', payAmount: '1' }, 'bip21', /bitcoincash:/],
+    [
+      'BIP-21 bitcoin:',
+      { network: 'Bitcoin Network', payCurrency: 'BTC', address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', payAmount: '0.1' },
+      'bip21',
+      /bitcoin: payment URIs \(BIP-21\)/,
+    ],
+    [
+      'BIP-21 litecoin:',
+      { network: 'Litecoin Network', payCurrency: 'LTC', address: deriveSandboxAddress('litecoin', 'm'), payAmount: '1' },
+      'bip21',
+      /litecoin: payment URIs/,
+    ],
+    [
+      'BIP-21 dogecoin:',
+      { network: 'Dogecoin Network', payCurrency: 'DOGE', address: deriveSandboxAddress('dogecoin', 'm'), payAmount: '1' },
+      'bip21',
+      /dogecoin:/,
+    ],
+    [
+      'BIP-21 bitcoincash:',
+      { network: 'Bitcoin Cash Network', payCurrency: 'BCH', address: 'bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a', payAmount: '1' },
+      'bip21',
+      /bitcoincash:/,
+    ],
     ['BIP-21 dash:', { network: 'Dash', payCurrency: 'DASH', address: deriveSandboxAddress('dash', 'm'), payAmount: '1' }, 'bip21', /dash:/],
-    ['BIP-21 digibyte:', { network: 'DigiByte Network', payCurrency: 'DGB', address: 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', payAmount: '1' }, 'bip21', /digibyte:/],
+    [
+      'BIP-21 digibyte:',
+      { network: 'DigiByte Network', payCurrency: 'DGB', address: 'DSC6tGC2NvN6AHio2p8pU4seTbPKDi7KZb', payAmount: '1' },
+      'bip21',
+      /digibyte:/,
+    ],
     ['EIP-681 native', { network: 'Ethereum Network', payCurrency: 'ETH', address: EVM_PAYEE, payAmount: '1' }, 'eip681-native', /EIP-681/],
     ['EIP-681 token', { network: 'BSC', payCurrency: 'USDT', address: EVM_PAYEE, payAmount: '1' }, 'eip681-token', /EIP-681/],
     ['Monero', { network: 'Monero', payCurrency: 'XMR', address: deriveSandboxAddress('monero', 'm'), payAmount: '1' }, 'monero', /monero:/],
-    ['Tron (address only)', { network: 'Tron Network', payCurrency: 'USDT', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', payAmount: '1' }, 'address-only', /only the address/],
+    [
+      'Tron (address only)',
+      { network: 'Tron Network', payCurrency: 'USDT', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', payAmount: '1' },
+      'address-only',
+      /only the address/,
+    ],
     ['TON jetton (address only)', { network: 'TON Network', payCurrency: 'USDT', address: ton, payAmount: '1' }, 'address-only', /only the address/],
     ['Solana unlisted token (address only)', { network: 'Solana', payCurrency: 'BONK', address: sol, payAmount: '1' }, 'address-only', /only the address/],
-    ['XRP, unknown network (destination tag)', { network: 'XRP', payCurrency: 'XRP', address: 'rN7n7otQDd6FczFgLdSqtcsAUxDkw6fzRH', payAmount: '1' }, 'address-only', /only the address/],
+    [
+      'XRP, unknown network (destination tag)',
+      { network: 'XRP', payCurrency: 'XRP', address: 'rN7n7otQDd6FczFgLdSqtcsAUxDkw6fzRH', payAmount: '1' },
+      'address-only',
+      /only the address/,
+    ],
   ])('%s + memo → not drawable, with the reason; the URI does not pretend to carry it', (_label, input, kind, scheme) => {
     const memo = '2975168049';
     const plain = buildPaymentUri(input);
@@ -755,9 +810,10 @@ describe('deposit memo', () => {
     ['an object', { tag: 1 }],
   ])('refuses a memo with %s (ProtocolError, exit 76, memo not echoed)', (_label, memo) => {
     for (const network of ['TON', 'Bitcoin']) {
-      const input = network === 'TON'
-        ? { network, payCurrency: 'TON', address: ton, payAmount: '1' }
-        : { network, payCurrency: 'BTC', address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', payAmount: '1' };
+      const input =
+        network === 'TON'
+          ? { network, payCurrency: 'TON', address: ton, payAmount: '1' }
+          : { network, payCurrency: 'BTC', address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', payAmount: '1' };
       const error = expectProtocolError(() => buildPaymentUri({ ...input, memo: memo as string }), /memo/);
       if (typeof memo === 'string' && memo.trim() !== '') expect(error.message).not.toContain(memo);
       expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);

@@ -11,35 +11,13 @@ import { PNG } from 'pngjs';
 import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
 import QRErrorCorrectLevel from 'qrcode-terminal/vendor/QRCode/QRErrorCorrectLevel.js';
 import { GwError, UsageError } from '../../src/errors.js';
-import {
-  QUIET_ZONE,
-  QrTooWideError,
-  qrMatrix,
-  qrPng,
-  qrSvg,
-  qrSymbol,
-  qrWidth,
-  renderTerminalQr,
-  writeQrImage,
-  type QrLevel,
-} from '../../src/qr/index.js';
-import {
-  THEMES,
-  decodeMatrix,
-  decodePng,
-  decodeSvg,
-  decodeTerminalQr,
-  paintTerminal,
-  type Cell,
-  type Rgb,
-} from '../support/qr-decode.js';
+import { QUIET_ZONE, QrTooWideError, qrMatrix, qrPng, qrSvg, qrSymbol, qrWidth, renderTerminalQr, writeQrImage, type QrLevel } from '../../src/qr/index.js';
+import { THEMES, decodeMatrix, decodePng, decodeSvg, decodeTerminalQr, paintTerminal, type Cell, type Rgb } from '../support/qr-decode.js';
 
 // ---- fixtures ---------------------------------------------------------------------------------
 
 const BTC_URI = 'bitcoin:tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx?amount=0.00038127';
-const EIP681_URI =
-  'ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer' +
-  '?address=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed&uint256=25000000';
+const EIP681_URI = 'ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer' + '?address=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed&uint256=25000000';
 const ETH_18_DECIMALS = 'ethereum:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed@1?value=1.234567890123456789e18';
 const LTC_18_DECIMALS = 'litecoin:ltc1qg82tn6ch6yvlzl3l9ss2ynz4kqehupfgvtss5l?amount=0.000000000000000001';
 /** A 150-character URI: the "typical" upper end the 80-column promise is made for. */
@@ -142,7 +120,7 @@ const stripAnsi = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 // ---- the encoder -----------------------------------------------------------------------------
 
-describe('the QR encoder (qrcode) against an independent one (qrcode-terminal\'s model)', () => {
+describe("the QR encoder (qrcode) against an independent one (qrcode-terminal's model)", () => {
   // Two encoders written apart from each other put the same text in their symbols: what the payer
   // scans does not depend on one library's quirks. (qrcode-terminal's model is used only here.)
   it.each([BTC_URI, EIP681_URI, LTC_18_DECIMALS, URI_150])('both encode %s so that it decodes exactly', (uri) => {
@@ -422,9 +400,7 @@ describe('test/support/qr-decode', () => {
   });
 
   it('ignores lines around the block and understands 256-colour and 24-bit SGR codes', () => {
-    const out = renderTerminalQr(BTC_URI, { color: true })
-      .replaceAll('\x1b[30;', '\x1b[38;5;16;')
-      .replaceAll(';107m', ';48;2;250;250;250m');
+    const out = renderTerminalQr(BTC_URI, { color: true }).replaceAll('\x1b[30;', '\x1b[38;5;16;').replaceAll(';107m', ';48;2;250;250;250m');
     const framed = `Pay 0.00038127 tBTC to\n${out}Waiting for payment…\n`;
     expect(decodeTerminalQr(framed, 'light')).toBe(BTC_URI);
     expect(THEMES.light.bg).toEqual([255, 255, 255]);

@@ -3,12 +3,7 @@
 import { request as httpRequest, Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_OFFERINGS, deriveSandboxAddress } from '../../src/payment-uri/index.js';
-import {
-  SANDBOX_MERCHANT_KEY,
-  SANDBOX_PAYOUT_KEY,
-  startSandbox,
-  type RunningSandbox,
-} from '../../src/sandbox/index.js';
+import { SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { multiplyRounded } from '../../src/money/decimal.js';
 import { divideForRate, exchangeRate } from '../../src/sandbox/prices.js';
 
@@ -30,6 +25,7 @@ interface Reply {
   contentType: string | null;
   text: string;
   // Tests read arbitrary JSON shapes.
+  // biome-ignore lint/suspicious/noExplicitAny: the sandbox's answers are checked field by field
   json: any;
 }
 
@@ -259,9 +255,26 @@ describe('POST /merchants/request/whitelabel', () => {
     expect(r.contentType).toMatch(/^application\/json/);
     const body = r.json;
     expect(Object.keys(body)).toEqual([
-      'result', 'message', 'trackId', 'amount', 'currency', 'payAmount', 'payCurrency', 'network',
-      'address', 'callbackUrl', 'description', 'email', 'feePaidByPayer', 'lifeTime', 'orderId',
-      'underPaidCover', 'rate', 'expiredAt', 'createdAt', 'QRCode',
+      'result',
+      'message',
+      'trackId',
+      'amount',
+      'currency',
+      'payAmount',
+      'payCurrency',
+      'network',
+      'address',
+      'callbackUrl',
+      'description',
+      'email',
+      'feePaidByPayer',
+      'lifeTime',
+      'orderId',
+      'underPaidCover',
+      'rate',
+      'expiredAt',
+      'createdAt',
+      'QRCode',
     ]);
     expect(body).toMatchObject({
       result: 100,
@@ -485,11 +498,7 @@ describe('POST /merchants/request/whitelabel', () => {
     });
 
     it('refuses the merchant key sent as a header (→ 102)', async () => {
-      const r = await postJson(
-        WL,
-        { amount: 10, payCurrency: 'USDT' },
-        { merchant_api_key: SANDBOX_MERCHANT_KEY, merchant: SANDBOX_MERCHANT_KEY },
-      );
+      const r = await postJson(WL, { amount: 10, payCurrency: 'USDT' }, { merchant_api_key: SANDBOX_MERCHANT_KEY, merchant: SANDBOX_MERCHANT_KEY });
       expect(r.json.result).toBe(102);
     });
 
@@ -571,8 +580,7 @@ describe('POST /exchange/rate (no key)', () => {
   });
 
   it('refuses unknown, equal or missing currencies', async () => {
-    const code = async (body: Record<string, unknown>): Promise<number> =>
-      (await postJson('/exchange/rate', body)).json.result as number;
+    const code = async (body: Record<string, unknown>): Promise<number> => (await postJson('/exchange/rate', body)).json.result as number;
     expect(await code({ fromCurrency: 'XYZ', toCurrency: 'USDT' })).toBe(121);
     expect(await code({ fromCurrency: 'BTC', toCurrency: 'XYZ' })).toBe(122);
     expect(await code({ fromCurrency: 'BTC', toCurrency: 'BTC' })).toBe(123);

@@ -220,7 +220,9 @@ describe('Transport: requests', () => {
     const t = transport({ baseUrl: new URL(`${srv.base.href}SECRET-123/`), secrets: ['SECRET-123', ''] }, logs);
     await t.send(GET);
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatch(new RegExp(`^gw: GET http://127\\.0\\.0\\.1:${srv.port}/\\*\\*\\*\\*/v1/payment/accepted-currencies → 200 \\(\\d+ ms, 8 bytes\\)$`));
+    expect(logs[0]).toMatch(
+      new RegExp(`^gw: GET http://127\\.0\\.0\\.1:${srv.port}/\\*\\*\\*\\*/v1/payment/accepted-currencies → 200 \\(\\d+ ms, 8 bytes\\)$`),
+    );
     expect(logs.join('\n')).not.toContain('SECRET-123');
   });
 });

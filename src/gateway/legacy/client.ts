@@ -144,7 +144,12 @@ export class LegacyGateway implements GatewayClient {
   async paymentInfo(trackId: string): Promise<PaymentInfo> {
     const what = 'the payment status request';
     const payload = { merchant: this.key('merchant').value, trackId: trackIdValue(trackId) };
-    const body = await this.call(what, 'legacy', { method: 'POST', path: '/merchants/inquiry', json: stringifyLossless(payload), idempotent: true }, 'merchant');
+    const body = await this.call(
+      what,
+      'legacy',
+      { method: 'POST', path: '/merchants/inquiry', json: stringifyLossless(payload), idempotent: true },
+      'merchant',
+    );
     return decodePaymentInfo(body, what);
   }
 
