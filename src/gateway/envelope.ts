@@ -4,7 +4,8 @@
 // envelope. Pure: RawResponse in, payload object or GwError out. What a legacy result code means,
 // its exit code and its hint come from the one table in result-codes.ts.
 import { ExitCode, GwError, ProtocolError } from '../errors.js';
-import { oneLine, terminalSafe } from '../output/sanitize.js';
+import { terminalSafe } from '../output/sanitize.js';
+import { Untrusted } from '../output/untrusted.js';
 import { isJsonNumber, isJsonObject, parseLossless, type JsonValue } from './json.js';
 import { exitCodeForResult, exitCodeForStatus, resultCode } from './result-codes.js';
 
@@ -17,10 +18,10 @@ export interface RawResponse {
 export type JsonObject = { [key: string]: JsonValue };
 export type EnvelopeStyle = 'legacy' | 'versioned';
 
-/** Gateway text for a message: no control characters, one line, bounded. */
-export function gatewayText(value: JsonValue | undefined): string | undefined {
+/** A gateway string for a message: Untrusted's one-line form, bounded; undefined when absent or blank. */
+function gatewayText(value: JsonValue | undefined): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const text = oneLine(value, 201);
+  const text = Untrusted.of(value).line(201);
   return text === '' ? undefined : text;
 }
 

@@ -20,13 +20,13 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface OutStream {
   write(chunk: string, callback?: (error?: Error | null) => void): boolean;
   on?(event: 'error', listener: (error: Error) => void): unknown;
-  isTTY?: boolean;
-  columns?: number;
-  rows?: number;
+  isTTY?: boolean | undefined;
+  columns?: number | undefined;
+  rows?: number | undefined;
 }
 
 export interface InStream {
-  isTTY?: boolean;
+  isTTY?: boolean | undefined;
 }
 
 export interface IOStreamsOptions {

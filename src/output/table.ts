@@ -27,13 +27,8 @@ export function alignDecimals(values: readonly string[]): string[] {
 
 export interface DetailRow {
   label: string;
-  /** Already-safe text (may carry our own colour codes). Use `cell()` for gateway text. */
+  /** Already-safe text (may carry our own colour codes): gateway text comes as Untrusted's string form. */
   value: string;
-}
-
-/** Gateway text made safe for a table cell. */
-export function cell(text: string): string {
-  return terminalSafe(text);
 }
 
 /** A two-column key/value block: labels padded to one width. */

@@ -13,7 +13,7 @@
 // is NOT safe to draw (`qr: false`): a payment sent without its memo cannot be attributed.
 
 import { ProtocolError } from '../errors.js';
-import { oneLine } from '../output/sanitize.js';
+import { Untrusted } from '../output/untrusted.js';
 import { TooManyDecimalsError, fromBaseUnits, toBaseUnits, toPlainDecimal } from '../money/decimal.js';
 import { bitcoinCashUriAddress, checkAddressSafety, tonUriAddress, validateAddress } from './addresses.js';
 import { resolveAsset, type AssetResolution, type NetworkId, type NetworkInfo, type TokenInfo } from './networks.js';
@@ -95,14 +95,13 @@ const MAX_MEMO_LENGTH = 256;
 
 const UNKNOWN_NETWORK_NAME = 'unknown network';
 
-/** Gateway text made fit to show: no control or invisible characters, one line, bounded length. */
-const displayText = (text: string, max = 48): string => oneLine(text, max);
-
 /** The payAmount as a plain non-negative decimal string, or a ProtocolError. */
 function parseAmount(payAmount: string): string {
   const plain = toPlainDecimal(payAmount);
   if (plain === undefined || plain.startsWith('-')) {
-    throw new ProtocolError(`the gateway sent a payment amount that is not a non-negative decimal number (${JSON.stringify(displayText(payAmount, 40))})`);
+    throw new ProtocolError(
+      `the gateway sent a payment amount that is not a non-negative decimal number (${JSON.stringify(Untrusted.of(payAmount).line(40))})`,
+    );
   }
   return plain;
 }
@@ -114,7 +113,7 @@ function toUnits(amount: string, decimals: number, symbol: string): bigint {
   } catch (error) {
     if (error instanceof TooManyDecimalsError) {
       throw new ProtocolError(
-        `the gateway asked for ${displayText(amount, 40)} ${symbol}, which has more decimal places than ${symbol} has (${decimals}); gw does not round payment amounts`,
+        `the gateway asked for ${Untrusted.of(amount).line(40)} ${symbol}, which has more decimal places than ${symbol} has (${decimals}); gw does not round payment amounts`,
         { cause: error },
       );
     }
@@ -140,7 +139,7 @@ function addressOnly(address: string, networkId: NetworkId | undefined, networkN
 
 /** A payment on a network gw does not know: only the generic safety check applies. */
 function unknownNetworkUri(input: PaymentUriInput): BaseUri {
-  const networkName = displayText(input.network) || UNKNOWN_NETWORK_NAME;
+  const networkName = Untrusted.of(input.network).line(48) || UNKNOWN_NETWORK_NAME;
   const safety = checkAddressSafety(input.address);
   if (!safety.ok) throw invalidAddress(networkName, safety.reason);
   return addressOnly(input.address, undefined, networkName);

@@ -1,7 +1,7 @@
 // Runs the BUILT gw binary (bin/gw.cjs → dist/gw.cjs) as a user would, with execa, in a clean
 // environment: no GATEWAY_* variables leak in, HOME and XDG_CONFIG_HOME point at an empty
 // temporary folder, and the working directory is a fresh temporary folder unless given.
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,7 +51,7 @@ function cleanEnv(home: string, extra: Record<string, string | undefined>): Reco
   return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), ...extra };
 }
 
-export function startGw(args: readonly string[], options: GwOptions = {}): ResultPromise {
+export function startGw(args: readonly string[], options: GwOptions = {}) {
   const cwd = options.cwd ?? tempDir();
   return execa('node', [GW_BIN, ...args], {
     cwd,

@@ -255,9 +255,8 @@ describe('resolveConfig profiles', () => {
     expect(error.hint).toBe('profiles there: xy');
   });
 
-  // BUG (src/config/resolve.ts resolveConfig): the profile is looked up with `profiles?.[name]`,
-  // which walks the prototype chain: "__proto__" finds Object.prototype (a record), so an unknown
-  // profile is silently accepted as an empty one instead of exit 78.
+  // Profiles are looked up as own keys only: "__proto__" must not find Object.prototype and be
+  // accepted as an empty profile.
   it.each(['__proto__'])('the inherited name %j is an unknown profile too (exit 78)', (name) => {
     const error = configError(() => resolve({ profile: name }, {}, JSON.parse('{"merchantKey":"top","profiles":{"prod":{"merchantKey":"p"}}}')));
     expect(error.message).toBe(`profile "${name}" is not in ${FILE}`);
@@ -369,8 +368,7 @@ describe('parseTimeout', () => {
     },
   );
 
-  // BUG (src/config/resolve.ts parseTimeout): a positive timeout below half a millisecond passes the
-  // "> 0" check on seconds and is then rounded to 0 ms, a deadline that has already expired.
+  // A positive timeout below half a millisecond would round to 0 ms, a deadline already passed.
   it.each(['0.0004', '0.0001', '0.00000001'])('rejects %j, which would round to a 0 ms deadline (exit 78)', (text) => {
     const error = configError(() => parseTimeout(text, '--timeout'));
     expect(error.message).toContain('timeout from --timeout');

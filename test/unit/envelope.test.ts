@@ -6,7 +6,7 @@
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, GwError, ProtocolError } from '../../src/errors.js';
-import { decodeEnvelope, gatewayText, integerCode, type EnvelopeStyle, type RawResponse } from '../../src/gateway/envelope.js';
+import { decodeEnvelope, integerCode, type EnvelopeStyle, type RawResponse } from '../../src/gateway/envelope.js';
 import { isJsonNumber, isJsonObject, jsonNumber, parseLossless, stringifyLossless } from '../../src/gateway/json.js';
 import { exitCodeForResult, exitCodeForStatus, isGenericFailure, RESULT_MEANING } from '../../src/gateway/result-codes.js';
 
@@ -149,37 +149,6 @@ describe('json', () => {
     [{ value: '1' }, false],
   ])('isJsonNumber(%j) = %s', (value, expected) => {
     expect(isJsonNumber(value)).toBe(expected);
-  });
-});
-
-describe('gatewayText', () => {
-  it.each([
-    ['Invalid merchant API key', 'Invalid merchant API key'],
-    ['  spaced   out  text ', 'spaced out text'],
-    ['\u001b[31mred\u001b[0m alert\u0007', 'red alert'],
-    ['bidi \u202eevil', 'bidi evil'],
-    ['Zürich 東京', 'Zürich 東京'],
-  ])('%j → %j', (input, expected) => {
-    expect(gatewayText(input)).toBe(expected);
-  });
-
-  it.each([[undefined], [null], [''], ['   '], ['\u001b[2J'], [true], [new LosslessNumber('5')], [[]], [{}]] as const)('returns undefined for %j', (value) => {
-    expect(gatewayText(value as never)).toBeUndefined();
-  });
-
-  // BUG (src/gateway/envelope.ts gatewayText): terminalSafe runs before the whitespace collapse and
-  // deletes \n, \r and \t outright, so words on either side are glued together.
-  it.each([
-    ['Invalid\namount', 'Invalid amount'],
-    ['line one\r\nline two', 'line one line two'],
-    ['tab\tseparated', 'tab separated'],
-  ])('turns line breaks and tabs between words into one space: %j → %j', (input, expected) => {
-    expect(gatewayText(input)).toBe(expected);
-  });
-
-  it('cuts long text to 200 characters and an ellipsis', () => {
-    expect(gatewayText('x'.repeat(200))).toBe('x'.repeat(200));
-    expect(gatewayText('x'.repeat(500))).toBe(`${'x'.repeat(200)}…`);
   });
 });
 

@@ -21,7 +21,10 @@ const n = (digits: string): LosslessNumber => new LosslessNumber(digits);
 const d = (digits: string): Decimal => Decimal.fromLiteral(digits) as Decimal;
 /** A value as gw's JSON output shows it (Untrusted and Decimal become their exact strings). */
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
-const KEYS: Keys = { merchant: { value: MERCHANT, from: 'env GATEWAY_MERCHANT_KEY' }, payout: { value: PAYOUT, from: 'the config file (profile shop)' } };
+const KEYS = {
+  merchant: { value: MERCHANT, from: 'env GATEWAY_MERCHANT_KEY' },
+  payout: { value: PAYOUT, from: 'the config file (profile shop)' },
+} satisfies Keys;
 const KEY_HINTS = {
   merchant: 'set it with --merchant-key, GATEWAY_MERCHANT_KEY, or merchantKey in your config file (gw config shows what is set)',
   payout: 'set it with --payout-key, GATEWAY_PAYOUT_KEY, or payoutKey in your config file (gw config shows what is set)',

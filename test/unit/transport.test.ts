@@ -44,10 +44,9 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(value as string | string[] | undefined, NOW)).toBeUndefined();
   });
 
-  // BUG (src/gateway/transport.ts retryAfterMs): a value that is neither delay-seconds (1*DIGIT)
-  // nor an HTTP date falls through to Date.parse, whose legacy parser reads "1.5", "-5" or "+5" as
-  // dates in 2001: the result is 0 ms (retry at once) instead of undefined (ignore the header and
-  // use the backoff).
+  // A value that is neither delay-seconds (1*DIGIT) nor an HTTP date is ignored (the backoff is
+  // used): Date.parse's legacy parser would read "1.5", "-5" or "+5" as dates in 2001, i.e. "retry
+  // at once".
   it.each([['1.5'], ['-5'], ['+5']])('the malformed delay %j is ignored (undefined), not read as a date', (value) => {
     expect(retryAfterMs(value, NOW)).toBeUndefined();
   });
