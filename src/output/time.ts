@@ -24,12 +24,12 @@ export function localClock(date: Date): string {
   return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** A duration in words a person reads at a glance: "45 s", "59 min", "3 h 5 min", "2 days". */
+/** A duration in words a person reads at a glance: "45 s", "59 min", "90 min", "3 h 5 min", "2 days". */
 export function durationWords(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s} s`;
   const min = Math.floor(s / 60);
-  if (min < 60) return `${min} min`;
+  if (min < 120) return `${min} min`;
   const h = Math.floor(min / 60);
   if (h < 48) return min % 60 === 0 ? `${h} h` : `${h} h ${min % 60} min`;
   const days = Math.floor(h / 24);
