@@ -435,59 +435,23 @@ export function validateAddress(networkId: NetworkId, address: string): { ok: tr
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sandbox addresses: syntactically valid, checksummed, deterministic, and not anyone's real key.
+// Encoders: the inverse of the checks above, for addresses gw makes itself (the sandbox's).
 
-function keyMaterial(networkId: NetworkId, seed: string): Uint8Array {
-  return sha256(utf8ToBytes(`gw-sandbox-address\u0000${networkId}\u0000${seed}`));
-}
-
-function base58checkAddress(version: number, hash20: Uint8Array): string {
+export function encodeBase58Check(version: number, hash20: Uint8Array): string {
   return base58check.encode(Uint8Array.from([version, ...hash20]));
 }
 
-function tonFriendly(flag: number, workchain: number, hash: Uint8Array): string {
+export function encodeTonFriendly(flag: number, workchain: number, hash: Uint8Array): string {
   const body = Uint8Array.from([flag, workchain & 0xff, ...hash]);
   const crc = crc16Xmodem(body);
   return base64url.encode(Uint8Array.from([...body, crc >> 8, crc & 0xff]));
 }
 
-function moneroAddress(tag: number, spendKey: Uint8Array, viewKey: Uint8Array): string {
+export function encodeMoneroAddress(tag: number, spendKey: Uint8Array, viewKey: Uint8Array): string {
   const body = Uint8Array.from([tag, ...spendKey, ...viewKey]);
   return base58xmr.encode(Uint8Array.from([...body, ...moneroChecksum(body)]));
 }
 
-/**
- * A deterministic address for the embedded sandbox, in the network's TESTNET form where it has
- * one, so it can never be mistaken for (or paid on) mainnet: BTC `tb1q…`, LTC `tltc1q…`, DOGE `n…`,
- * BCH `bchtest:q…`, DASH `y…`, DGB `dgbt1q…`, TON testnet non-bounceable `0Q…`, XMR stagenet `5…`. Tron, EVM
- * chains and Solana have no testnet address form: Tron `T…`, EIP-55 `0x…`, Solana base58.
- * The key material is sha256 of the network and the seed; it is no one's key.
- */
-export function deriveSandboxAddress(networkId: NetworkId, seed: string): string {
-  const material = keyMaterial(networkId, seed);
-  const hash20 = material.subarray(0, 20);
-  switch (NETWORKS[networkId].addressFormat) {
-    case 'bitcoin':
-      return bech32.encode('tb', [0, ...bech32.toWords(hash20)]);
-    case 'litecoin':
-      return bech32.encode('tltc', [0, ...bech32.toWords(hash20)]);
-    case 'dogecoin':
-      return base58checkAddress(0x71, hash20);
-    case 'bitcoin-cash':
-      return encodeCashAddr('bchtest', 0, hash20);
-    case 'dash':
-      return base58checkAddress(0x8c, hash20);
-    case 'digibyte':
-      return bech32.encode('dgbt', [0, ...bech32.toWords(hash20)]);
-    case 'evm':
-      return toEip55(`0x${bytesToHex(hash20)}`);
-    case 'tron':
-      return base58checkAddress(0x41, hash20);
-    case 'solana':
-      return base58.encode(material);
-    case 'ton':
-      return tonFriendly(TON_NON_BOUNCEABLE | TON_TEST_ONLY, 0, material);
-    case 'monero':
-      return moneroAddress(MONERO_STAGENET_TAG, material, sha256(material));
-  }
-}
+/** TON friendly-address flags and the Monero stagenet tag, for testnet-form addresses. */
+export const TON_FLAGS = { bounceable: TON_BOUNCEABLE, nonBounceable: TON_NON_BOUNCEABLE, testOnly: TON_TEST_ONLY } as const;
+export const MONERO_STAGENET_STANDARD_TAG = MONERO_STAGENET_TAG;

@@ -1,11 +1,10 @@
-// Public surface of the payment-URI module: the network/asset registry, address validation and
-// sandbox addresses, and the payment URI builder.
+// Public surface of the payment-URI module: the network/asset registry, address validation, and
+// the payment URI builder.
 
 export {
   NETWORKS,
   NETWORK_IDS,
   TOKENS,
-  SANDBOX_OFFERINGS,
   findToken,
   matchNetwork,
   networkKey,
@@ -21,7 +20,6 @@ export {
 } from './networks.js';
 export {
   checkAddressSafety,
-  deriveSandboxAddress,
   toEip55,
   validateAddress,
   type AddressCheck,

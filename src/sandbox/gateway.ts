@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
 import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { multiplyRounded, toPlainDecimal } from '../money/decimal.js';
-import { SANDBOX_OFFERINGS, deriveSandboxAddress, matchNetwork } from '../payment-uri/index.js';
+import { matchNetwork } from '../payment-uri/index.js';
+import { deriveSandboxAddress } from './addresses.js';
+import { SANDBOX_OFFERINGS } from './offerings.js';
 import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances } from './prices.js';
 
 /** Request fields: strings (form encoding) or lossless-json values (JSON encoding). */

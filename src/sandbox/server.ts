@@ -1,4 +1,5 @@
-// The sandbox's HTTP layer (node:http): routing, body reading and decoding, JSON responses.
+// The sandbox's HTTP layer (node:http): matching requests against the route tables (routes.ts,
+// legacy-routes.ts, v1-routes.ts), body reading and decoding, JSON responses.
 //
 // Status and envelope choices:
 // - Versioned paths (/v1, /v1/...) always answer with the versioned envelope; its `status` equals
@@ -14,6 +15,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { parse, stringify } from 'lossless-json';
 import { SandboxGateway, legacy, versionedError, type GatewayReply, type RequestFields } from './gateway.js';
+import { LEGACY_ROUTES } from './legacy-routes.js';
+import { matchPattern, type Route, type RouteStyle } from './routes.js';
+import { V1_ROUTES } from './v1-routes.js';
 import { SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type RunningSandbox, type SandboxOptions } from './options.js';
 
 /** Largest request body the sandbox reads. */
@@ -22,17 +26,6 @@ export const BODY_LIMIT = 64 * 1024;
 const DRAIN_LIMIT = 16 * 1024 * 1024;
 /** How long close() lets in-flight requests finish before cutting their connections. */
 const CLOSE_GRACE_MS = 250;
-
-const V1_ACCEPTED_CURRENCIES = '/v1/payment/accepted-currencies';
-
-type LegacyOperation = 'allowedCoins' | 'createWhiteLabel' | 'balance' | 'exchangeRate';
-
-const LEGACY_ROUTES: ReadonlyMap<string, LegacyOperation> = new Map([
-  ['/merchants/allowedCoins', 'allowedCoins'],
-  ['/merchants/request/whitelabel', 'createWhiteLabel'],
-  ['/api/balance', 'balance'],
-  ['/exchange/rate', 'exchangeRate'],
-]);
 
 export async function startSandboxServer(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
@@ -87,64 +80,72 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   return { url, merchantKey, payoutKey, close };
 }
 
-async function handle(gateway: SandboxGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = requestPath(req.url ?? '/');
-  const method = req.method ?? 'GET';
+/** Every route the sandbox serves. */
+const ROUTES: readonly Route[] = [...LEGACY_ROUTES, ...V1_ROUTES];
 
-  if (path === '/v1' || path.startsWith('/v1/')) {
-    if (path !== V1_ACCEPTED_CURRENCIES) {
-      send(res, versionedError(404, 'invalid_request_error', 'not_found', `No such endpoint: ${path}`));
-      return;
-    }
-    if (method !== 'GET') {
+/** Versioned paths get versioned answers, whatever goes wrong. */
+function styleOf(path: string): RouteStyle {
+  return path === '/v1' || path.startsWith('/v1/') ? 'versioned' : 'legacy';
+}
+
+function notFound(style: RouteStyle, path: string): GatewayReply {
+  return style === 'versioned' ? versionedError(404, 'invalid_request_error', 'not_found', `No such endpoint: ${path}`) : legacy(404, 'Not found', {}, 404);
+}
+
+function methodNotAllowed(style: RouteStyle, method: string, allow: string): GatewayReply {
+  const reply =
+    style === 'versioned'
+      ? versionedError(405, 'invalid_request_error', 'method_not_allowed', `Method ${method} is not allowed`)
+      : legacy(405, `Method ${method} is not allowed`, {}, 405);
+  return { ...reply, headers: { ...reply.headers, allow } };
+}
+
+async function handle(gateway: SandboxGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const target = req.url ?? '/';
+  const path = requestPath(target);
+  const method = req.method ?? 'GET';
+  const matching = ROUTES.flatMap((route) => {
+    const params = matchPattern(route.pattern, path);
+    return params === undefined ? [] : [{ route, params }];
+  });
+  if (matching.length === 0) {
+    send(res, notFound(styleOf(path), path));
+    return;
+  }
+  const found = matching.find((m) => m.route.method === method);
+  if (found === undefined) {
+    const first = matching[0];
+    send(res, methodNotAllowed(first?.route.style ?? styleOf(path), method, [...new Set(matching.map((m) => m.route.method))].join(', ')));
+    return;
+  }
+
+  let fields: RequestFields = Object.create(null) as Record<string, unknown>;
+  if (method === 'POST') {
+    const body = await readBody(req);
+    if (body === 'aborted') return;
+    if (body === 'too-large') {
       send(
         res,
-        versionedError(405, 'invalid_request_error', 'method_not_allowed', `Method ${method} is not allowed`, {
-          allow: 'GET',
-        }),
+        found.route.style === 'versioned'
+          ? versionedError(413, 'invalid_request_error', 'body_too_large', `Request body is larger than ${BODY_LIMIT} bytes`)
+          : legacy(101, `Request body is larger than ${BODY_LIMIT} bytes`, {}, 413),
       );
       return;
     }
-    const key = req.headers.merchant_api_key;
-    send(res, gateway.acceptedCurrenciesV1(typeof key === 'string' ? key : undefined));
-    return;
-  }
-
-  const operation = LEGACY_ROUTES.get(path);
-  if (operation === undefined) {
-    send(res, legacy(404, 'Not found', {}, 404));
-    return;
-  }
-  if (method !== 'POST') {
-    send(res, { ...legacy(405, `Method ${method} is not allowed`, {}, 405), headers: { allow: 'POST' } });
-    return;
-  }
-
-  const body = await readBody(req);
-  if (body === 'aborted') return;
-  if (body === 'too-large') {
-    send(res, legacy(101, `Request body is larger than ${BODY_LIMIT} bytes`, {}, 413));
-    return;
-  }
-  const fields = decodeFields(body, req.headers['content-type']);
-  if (typeof fields === 'string') {
-    send(res, legacy(101, `Validation problem: ${fields}`));
-    return;
-  }
-  switch (operation) {
-    case 'allowedCoins':
-      send(res, gateway.allowedCoins(fields));
+    const decoded = decodeFields(body, req.headers['content-type']);
+    if (typeof decoded === 'string') {
+      send(
+        res,
+        found.route.style === 'versioned'
+          ? versionedError(400, 'invalid_request_error', 'invalid_body', `Validation problem: ${decoded}`)
+          : legacy(101, `Validation problem: ${decoded}`),
+      );
       return;
-    case 'createWhiteLabel':
-      send(res, gateway.createWhiteLabel(fields));
-      return;
-    case 'balance':
-      send(res, gateway.balance(fields));
-      return;
-    case 'exchangeRate':
-      send(res, gateway.exchangeRate(fields));
-      return;
+    }
+    fields = decoded;
   }
+  const query = new URL(target, 'http://sandbox.invalid').searchParams;
+  send(res, await found.route.handle(gateway, { method, path, params: found.params, query, headers: req.headers, fields }));
 }
 
 /** The path of a request target (origin-form or absolute-form), without query or trailing slashes. */

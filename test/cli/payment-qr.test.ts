@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_OFFERINGS } from '../../src/payment-uri/index.js';
+import { SANDBOX_OFFERINGS } from '../../src/sandbox/offerings.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runGw as gw } from '../support/cli.js';
 import { tempDir } from '../support/gw.js';

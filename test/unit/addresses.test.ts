@@ -10,13 +10,13 @@ import {
   cashAddrChecksumOk,
   checkAddressSafety,
   crc16Xmodem,
-  deriveSandboxAddress,
   encodeCashAddr,
   parseCashAddr,
   toEip55,
   tonUriAddress,
   validateAddress,
 } from '../../src/payment-uri/addresses.js';
+import { deriveSandboxAddress } from '../../src/sandbox/addresses.js';
 import { NETWORK_IDS, TOKENS, type NetworkId } from '../../src/payment-uri/networks.js';
 
 const base58check = createBase58check(sha256);

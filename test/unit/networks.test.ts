@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ExitCode, ProtocolError } from '../../src/errors.js';
-import { deriveSandboxAddress } from '../../src/payment-uri/addresses.js';
+import { deriveSandboxAddress } from '../../src/sandbox/addresses.js';
 import { NETWORKS, buildPaymentUri, matchNetwork, resolveAsset, type AssetResolution, type NetworkId } from '../../src/payment-uri/index.js';
 
 type Kind = AssetResolution['kind'];

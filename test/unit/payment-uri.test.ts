@@ -8,10 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode, ProtocolError } from '../../src/errors.js';
 import { toPlainDecimal } from '../../src/money/decimal.js';
 import { percentEncodeText } from '../../src/payment-uri/uri.js';
-import { deriveSandboxAddress } from '../../src/payment-uri/addresses.js';
+import { deriveSandboxAddress } from '../../src/sandbox/addresses.js';
 import {
   NETWORKS,
-  SANDBOX_OFFERINGS,
   TOKENS,
   buildPaymentUri,
   matchNetwork,
@@ -20,6 +19,7 @@ import {
   type PaymentUri,
   type PaymentUriInput,
 } from '../../src/payment-uri/index.js';
+import { SANDBOX_OFFERINGS } from '../../src/sandbox/offerings.js';
 
 interface ParsedEthUrl {
   scheme: string;

@@ -2,7 +2,8 @@
 
 import { request as httpRequest, Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_OFFERINGS, deriveSandboxAddress } from '../../src/payment-uri/index.js';
+import { deriveSandboxAddress } from '../../src/sandbox/addresses.js';
+import { SANDBOX_OFFERINGS } from '../../src/sandbox/offerings.js';
 import { SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { multiplyRounded } from '../../src/money/decimal.js';
 import { divideForRate, exchangeRate } from '../../src/sandbox/prices.js';

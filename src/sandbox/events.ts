@@ -1,0 +1,61 @@
+// What the sandbox tells the rest of itself when a payment changes: its lifecycle (states on a
+// compressed clock) emits one change per transition, creation included; notification delivery
+// listens. A listener never changes the payment and never throws into the lifecycle.
+import type { PaymentState } from '../domain/payment-status.js';
+
+/** A payment as it stands at one change: what a notification about it carries. */
+export interface PaymentSnapshot {
+  trackId: string;
+  status: PaymentState;
+  amount: string;
+  currency: string;
+  payAmount: string;
+  payCurrency: string;
+  network: string;
+  address: string;
+  /** Amount received so far (less than payAmount when underpaid); "0" before any. */
+  receivedAmount: string;
+  txID: string;
+  callbackUrl: string;
+  description: string;
+  email: string;
+  orderId: string;
+  feePaidByPayer: number;
+  underPaidCover: string;
+  lifeTime: number;
+  /** Unix seconds. */
+  createdAt: number;
+  expiredAt: number;
+  /** Unix seconds of the payment, or 0 before it. */
+  payDate: number;
+}
+
+export interface PaymentChange {
+  payment: PaymentSnapshot;
+  /** The state before this change; undefined when the payment was just created. */
+  previous: PaymentState | undefined;
+  /** Unix milliseconds. */
+  at: number;
+}
+
+export type PaymentListener = (change: PaymentChange) => void;
+
+export class SandboxEvents {
+  readonly #listeners = new Set<PaymentListener>();
+
+  /** Subscribes; returns the unsubscribe function. */
+  onChange(listener: PaymentListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit(change: PaymentChange): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's failure is its own: the payment's lifecycle goes on.
+      }
+    }
+  }
+}

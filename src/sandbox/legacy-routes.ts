@@ -1,0 +1,10 @@
+// The interface document's unversioned endpoints. Keys travel in the body (form or JSON: the real
+// service takes either, see gateway-public-facts.md §1).
+import type { Route } from './routes.js';
+
+export const LEGACY_ROUTES: readonly Route[] = [
+  { method: 'POST', pattern: '/merchants/allowedCoins', style: 'legacy', handle: (g, r) => g.allowedCoins(r.fields) },
+  { method: 'POST', pattern: '/merchants/request/whitelabel', style: 'legacy', handle: (g, r) => g.createWhiteLabel(r.fields) },
+  { method: 'POST', pattern: '/api/balance', style: 'legacy', handle: (g, r) => g.balance(r.fields) },
+  { method: 'POST', pattern: '/exchange/rate', style: 'legacy', handle: (g, r) => g.exchangeRate(r.fields) },
+];
