@@ -18,10 +18,5 @@ export {
   type TokenInfo,
   type UriScheme,
 } from './networks.js';
-export {
-  checkAddressSafety,
-  toEip55,
-  validateAddress,
-  type AddressCheck,
-} from './addresses.js';
+export { checkAddressSafety, toEip55, validateAddress, type AddressCheck } from './addresses.js';
 export { buildPaymentUri, type PaymentUri, type PaymentUriInput } from './uri.js';

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
+import type QrcodeTerminal from 'qrcode-terminal';
 import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
 import QRErrorCorrectLevel from 'qrcode-terminal/vendor/QRCode/QRErrorCorrectLevel.js';
 import { GwError, UsageError } from '../../src/errors.js';
@@ -251,7 +252,7 @@ describe('renderTerminalQr', () => {
 
   it("fixes the regression: qrcode-terminal's own small mode does not decode on a light theme", () => {
     const require = createRequire(import.meta.url);
-    const qrcodeTerminal = require('qrcode-terminal') as typeof import('qrcode-terminal');
+    const qrcodeTerminal = require('qrcode-terminal') as typeof QrcodeTerminal;
     let small = '';
     qrcodeTerminal.generate(EIP681_URI, { small: true }, (out) => (small = out));
     expect(decodeTerminalQr(small, 'light')).toBeNull();
