@@ -375,5 +375,5 @@ async function renderQr(io: IOStreams, text: string): Promise<string> {
     io.warn(`the QR code needs ${width} columns and the terminal has ${columns}: widen it, or use --qr-out <file.png>`);
     return '';
   }
-  return renderTerminalQr(text, { color: io.qrStyle() === 'color' });
+  return renderTerminalQr(text, io.qrRenderOptions());
 }

@@ -39,6 +39,11 @@ export interface IOStreamsOptions {
 /** How the terminal QR code is drawn (see src/qr/terminal.ts). */
 export type QrStyle = 'color' | 'glyph';
 
+/** What the QR renderer needs from the terminal (src/qr/terminal.ts TerminalQrOptions). */
+export interface QrRenderOptions {
+  color: boolean;
+}
+
 /** The widest a block of prose is wrapped to, however wide the terminal. */
 const MAX_PROSE_WIDTH = 100;
 const DEFAULT_WIDTH = 80;
@@ -174,6 +179,11 @@ export class IOStreams {
   /** Explicit black and white cells when colour is on; glyphs otherwise. */
   qrStyle(): QrStyle {
     return this.color ? 'color' : 'glyph';
+  }
+
+  /** How every terminal QR code is drawn: the one place that decides it. */
+  qrRenderOptions(): QrRenderOptions {
+    return { color: this.qrStyle() === 'color' };
   }
 
   /** Animation (spinners, lines redrawn in place) only for a person watching stderr. */
