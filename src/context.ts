@@ -91,10 +91,17 @@ export async function createContext(io: IO, options: GlobalOptions, signal: Abor
         );
       }
       if (options.verbose) io.err(`gw: gateway ${baseUrl.value.origin} (from ${describeSource(baseUrl.source)})\n`);
-      const [{ Transport }, { GatewayClient }] = await Promise.all([import('./gateway/transport.js'), import('./gateway/client.js')]);
+      const [{ Transport }, { GatewayClient }, { proxyFor }] = await Promise.all([
+        import('./gateway/transport.js'),
+        import('./gateway/client.js'),
+        import('./gateway/proxy.js'),
+      ]);
+      // Proxy variables as curl reads them; never for the in-process sandbox.
+      const proxy = sandbox === undefined ? proxyFor(baseUrl.value, process.env) : undefined;
       const transport = new Transport({
         baseUrl: baseUrl.value,
         timeoutMs: config.timeoutMs.value,
+        ...(proxy && { proxy }),
         signal,
         secrets: resources.secrets,
         ...(options.verbose && { log: (line: string) => io.err(`${line}\n`) }),
