@@ -367,6 +367,8 @@ export class Transport {
     }
 
     const { statusCode, headers: resHeaders, body: stream } = response;
+    // undici's body stream turns a bare destroy() into an 'error' event: always give it a listener.
+    stream.on('error', noop);
     if (this.forward && statusCode === 407 && this.plan.proxy) {
       stream.destroy();
       this.discardClient();
