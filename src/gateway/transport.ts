@@ -166,8 +166,8 @@ export class Transport {
   private readonly closing = new AbortController();
   /** The try in flight, which the connector reports its progress to. */
   private current: { attempt: Attempt; signal: AbortSignal } | undefined;
-  /** Connections handed to undici and still open (a request on one may be written at once). */
-  private openSockets = 0;
+  /** Connections of the current Client, still open: a request may be written on one at once. */
+  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly options: TransportOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
@@ -192,6 +192,7 @@ export class Transport {
     this.closing.abort();
     const client = this.client;
     this.client = undefined;
+    this.sockets.clear();
     await client?.destroy().catch(noop);
   }
 
@@ -230,6 +231,7 @@ export class Transport {
   private discardClient(): void {
     const client = this.client;
     this.client = undefined;
+    this.sockets.clear();
     client?.destroy().catch(noop);
   }
 
@@ -242,8 +244,8 @@ export class Transport {
     }).then(
       (socket) => {
         if (attempt) attempt.progress = 'connected';
-        this.openSockets++;
-        socket.once('close', () => this.openSockets--);
+        this.sockets.add(socket);
+        socket.once('close', () => this.sockets.delete(socket));
         callback(null, socket);
       },
       (error: Error) => callback(error, null),
@@ -345,7 +347,7 @@ export class Transport {
     const target = `${req.method} ${url.origin}${url.pathname}`;
     if (scope.signal.aborted) throw this.aborted('queued', scope);
 
-    const attempt: Attempt = { progress: this.openSockets > 0 ? 'connected' : 'queued' };
+    const attempt: Attempt = { progress: this.sockets.size > 0 ? 'connected' : 'queued' };
     this.current = { attempt, signal: scope.signal };
     let response: Dispatcher.ResponseData;
     try {
