@@ -11,27 +11,96 @@
 // - undici's fetch body extraction, reached only for FormData/Blob/stream bodies (gw sends strings),
 //   which drags in fetch, webidl and form-data parsing;
 // - commander's child_process, used only by executable subcommands (gw has none): made lazy.
+//
+// One module is patched rather than replaced (PATCHES): undici's HTTP/1 client treats an interim
+// "100 Continue" it did not ask for as a broken connection, while HTTP says a client must read
+// any number of 1xx answers before the final one (RFC 9110 §15.2); undici already does so for
+// every other 1xx (103 Early Hints…). The patch lets 100 take that same path.
+//
+// These reach into undici's files by path, so they are checked: the build
+// FAILS if a target file no longer exists, no longer contains what the stub or patch was written
+// against, or was not part of the bundle at all (a STUBS/PATCHES entry that matched nothing).
+// Written against undici 7.30.2; when an upgrade trips a check, re-read the file and update.
 import { build, context } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const require = createRequire(import.meta.url);
+const undiciRoot = path.dirname(require.resolve('undici/package.json'));
+const undiciVersion = JSON.parse(readFileSync(path.join(undiciRoot, 'package.json'), 'utf8')).version;
 
+/** Replaced whole. `expect` must occur in the original: what gw relies on being the module's whole job. */
 const STUBS = [
   {
-    filter: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
+    file: 'lib/dispatcher/client-h2.js',
+    expect: 'module.exports = connectH2',
     contents: "module.exports = function connectH2 () { throw new Error('HTTP/2 is not built into gw') }",
   },
   {
-    filter: /undici[\\/]lib[\\/]web[\\/]fetch[\\/]body\.js$/,
+    file: 'lib/web/fetch/body.js',
+    expect: 'extractBody,',
     contents: "module.exports = { extractBody () { throw new Error('fetch bodies are not built into gw') } }",
   },
 ];
+
+/** Edited: `find` must occur exactly once in the original. */
+const PATCHES = [
+  {
+    file: 'lib/dispatcher/client-h1.js',
+    find: `    if (statusCode === 100) {
+      util.destroy(socket, new SocketError('bad response', util.getSocketInfo(socket)))
+      return -1
+    }
+`,
+    replace: `    // gw: an interim 100 Continue is read like any other 1xx (RFC 9110 15.2), not as an error.
+`,
+  },
+];
+
+class BuildCheckError extends Error {}
+
+const fail = (message) => {
+  throw new BuildCheckError(`build check failed (undici ${undiciVersion}): ${message}`);
+};
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const filterFor = (file) => new RegExp(`undici[\\\\/]${file.split('/').map(escape).join('[\\\\/]')}$`);
+
+for (const { file, expect } of STUBS) {
+  const full = path.join(undiciRoot, file);
+  if (!existsSync(full)) fail(`stub target undici/${file} no longer exists`);
+  if (!readFileSync(full, 'utf8').includes(expect)) fail(`stub target undici/${file} no longer contains ${JSON.stringify(expect)}`);
+}
+for (const { file, find } of PATCHES) {
+  const full = path.join(undiciRoot, file);
+  if (!existsSync(full)) fail(`patch target undici/${file} no longer exists`);
+  const count = readFileSync(full, 'utf8').split(find).length - 1;
+  if (count !== 1) fail(`patch target undici/${file} contains the patched code ${count} times, not once`);
+}
+
+/** How often each STUBS/PATCHES entry was used during the build. */
+const used = new Map();
 
 /** @type {import('esbuild').Plugin} */
 const startupStubs = {
   name: 'startup-stubs',
   setup(b) {
-    for (const { filter, contents } of STUBS) b.onLoad({ filter }, () => ({ contents, loader: 'js' }));
+    for (const { file, contents } of STUBS) {
+      b.onLoad({ filter: filterFor(file) }, () => {
+        used.set(file, (used.get(file) ?? 0) + 1);
+        return { contents, loader: 'js' };
+      });
+    }
+    for (const { file, find, replace } of PATCHES) {
+      b.onLoad({ filter: filterFor(file) }, (args) => {
+        const original = readFileSync(args.path, 'utf8');
+        if (original.split(find).length !== 2) fail(`patch target ${args.path} does not contain the patched code exactly once`);
+        used.set(file, (used.get(file) ?? 0) + 1);
+        return { contents: original.replace(find, () => replace), loader: 'js' };
+      });
+    }
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
       /[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'gw-stub' } : undefined,
     );
@@ -66,4 +135,9 @@ if (process.argv.includes('--watch')) {
   await ctx.watch();
 } else {
   await build(options);
+  for (const { file } of [...STUBS, ...PATCHES]) {
+    if (used.get(file)) continue;
+    rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+    fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
+  }
 }

@@ -81,6 +81,8 @@ class DefaultFactory implements Factory {
   readonly #started: number;
   #deadlineTimer: NodeJS.Timeout | undefined;
   #timeoutMs = DEFAULT_TIMEOUT_SECONDS * 1000;
+  /** When the command must have ended (epoch ms); Infinity once released. */
+  #deadlineAt = Number.POSITIVE_INFINITY;
   #config: Promise<ResolvedConfig> | undefined;
   #gateway: Promise<GatewayClient> | undefined;
   #closers: Array<() => Promise<void> | void> = [];
@@ -111,7 +113,8 @@ class DefaultFactory implements Factory {
     if (this.#deadline.signal.aborted) return;
     clearTimeout(this.#deadlineTimer);
     this.#timeoutMs = timeoutMs;
-    const left = this.#started + timeoutMs - this.clock.now();
+    this.#deadlineAt = this.#started + timeoutMs;
+    const left = this.#deadlineAt - this.clock.now();
     // Not unref'd: while a command runs, its deadline is something to wait for (a promise that never
     // settles then ends at the deadline with exit 75, not with an empty event loop).
     this.#deadlineTimer = setTimeout(() => this.#deadline.abort(deadlinePassed(timeoutMs / 1000)), Math.max(0, left));
@@ -120,6 +123,7 @@ class DefaultFactory implements Factory {
   releaseDeadline(): void {
     clearTimeout(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
+    this.#deadlineAt = Number.POSITIVE_INFINITY;
   }
 
   config(): Promise<ResolvedConfig> {
@@ -195,12 +199,21 @@ class DefaultFactory implements Factory {
     const io = this.io;
     const verbose = this.globals.verbose === true;
     if (verbose) io.err(`gw: gateway ${baseUrl.value.origin} (from ${describeSource(baseUrl.source)})\n`);
-    const [{ Transport }, { LegacyGateway }] = await Promise.all([import('../gateway/transport.js'), import('../gateway/legacy/client.js')]);
+    const [{ Transport }, { LegacyGateway }, { proxyFor }] = await Promise.all([
+      import('../gateway/transport.js'),
+      import('../gateway/legacy/client.js'),
+      import('../gateway/proxy.js'),
+    ]);
+    // The embedded sandbox is this process: never through a proxy.
+    const proxy = this.globals.sandbox === true ? undefined : proxyFor(baseUrl.value, this.#options.env);
     const transport = new Transport({
       baseUrl: baseUrl.value,
       timeoutMs: config.timeoutMs.value,
+      // Each request ends at its own --timeout, and never after the command's deadline while one holds.
+      notAfter: () => this.#deadlineAt,
       signal: this.#options.interrupt,
       secrets: io.secrets,
+      ...(proxy && { proxy }),
       ...(verbose && { log: (line: string) => io.err(`${line}\n`) }),
       userAgent: `gw/${VERSION}`,
     });

@@ -1,10 +1,18 @@
 // The one HTTP transport (undici) every command goes through. It owns the policy:
-// - one deadline per command (--timeout) covering connect, headers, body and every retry;
+// - one deadline per send() (min(now + timeoutMs, notAfter)) covering every phase: TCP connect,
+//   proxy CONNECT, TLS handshake, headers, body, and every retry with its backoff. The deadline
+//   belongs to the send, not to the Transport, so one Transport can serve many sends (polling).
+//   It is a timer of our own that keeps the process alive and settles the send even if undici
+//   never does; connecting has no fixed timeout of its own (see connector.ts);
 // - a cap on response size, enforced while streaming (a larger answer is refused, never buffered);
 // - retries only where safe: read-only requests retry connection errors, 5xx and 429 with
 //   exponential backoff, jitter and Retry-After; a request that may create something (pay) is sent
-//   again only when the connection was refused before any byte went out;
-// - failures as TransportError, which says whether the request may have reached the gateway.
+//   again only when it provably never left (no connection, no TLS, no tunnel); failures that cannot
+//   change (a certificate that fails verification, a proxy asking for credentials) are never retried;
+// - proxies: an optional ProxyConfig (proxy.ts resolves it from the environment as curl does);
+//   https:// gateways through a CONNECT tunnel, http:// (loopback) ones in absolute form;
+// - failures as TransportError (failures.ts), which says whether the request may have reached the
+//   gateway.
 //
 // Start-up cost: undici's index loads every dispatcher, fetch, websockets, caches and mocks
 // (~45 ms); gw talks to one origin, so it loads only undici's HTTP/1 Client and its request API.
@@ -12,12 +20,29 @@
 // process's memory for that compile, so the transport asks for the baseline compiler (Liftoff)
 // only, which is plenty for parsing one small answer. See README "Performance".
 import v8 from 'node:v8';
+import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import Client from 'undici/lib/dispatcher/client.js';
 import request from 'undici/lib/api/api-request.js';
 import { ExitCode, GwError, ProtocolError } from '../errors.js';
 import { scrubSecrets } from '../output/sanitize.js';
+import { openConnection, type ConnectPlan } from './connector.js';
 import type { RawResponse } from './envelope.js';
+import {
+  abortedError,
+  connectFailureError,
+  failureCode,
+  isConnectFailure,
+  isUndiciTimeout,
+  proxyAuthError,
+  requestFailureError,
+  TransportError,
+  type FailureContext,
+  type Progress,
+} from './failures.js';
+import { proxyLabel, type ProxyConfig } from './proxy.js';
+
+export { TransportError, type Delivery } from './failures.js';
 
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
@@ -33,7 +58,12 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 300, maxDel
 
 export interface TransportOptions {
   baseUrl: URL;
+  /** The budget of each send(), retries included. */
   timeoutMs: number;
+  /** An absolute cap (epoch milliseconds) on every send's deadline, read at each send (the command's deadline). */
+  notAfter?: () => number;
+  /** The proxy to go through (see proxyFor in proxy.ts); none: connect directly. */
+  proxy?: ProxyConfig;
   /** Aborts everything (Ctrl-C). */
   signal?: AbortSignal;
   /** --verbose: one line per request on stderr. */
@@ -57,45 +87,6 @@ export interface TransportRequest {
 
 /** An HTTP answer, with the Retry-After header kept for the retry loop. */
 type HttpAnswer = RawResponse & { retryAfter?: string | string[] };
-
-/** Whether the request may have reached the gateway before it failed. */
-export type Delivery = 'not-sent' | 'maybe-sent';
-
-export class TransportError extends GwError {
-  constructor(
-    exitCode: ExitCode,
-    message: string,
-    readonly delivery: Delivery,
-    hint?: string,
-  ) {
-    super(exitCode, message, hint === undefined ? {} : { hint });
-    this.name = 'TransportError';
-  }
-}
-
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-function errorCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    if (code === 'UND_ERR_SOCKET' && !(e.cause instanceof Error)) return code;
-  }
-  return undefined;
-}
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -128,37 +119,85 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.ra
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** Settles like `promise`, or rejects with the signal's reason as soon as it aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+const noop = (): void => undefined;
+
+/** One send(): its deadline and the signal that ends it (the deadline, or the caller's abort). */
+interface SendScope {
+  /** Milliseconds from the start of the send to its deadline. */
+  budgetMs: number;
+  deadline: number;
+  signal: AbortSignal;
+}
+
+/** One try of a send: how far it got, which decides whether it may have been sent. */
+interface Attempt {
+  progress: Progress;
+}
+
 export class Transport {
-  private readonly client: InstanceType<typeof Client>;
-  private readonly deadline: number;
-  private readonly signal: AbortSignal;
-  private readonly timeoutSignal: AbortSignal;
+  private client: InstanceType<typeof Client> | undefined;
   private readonly maxBytes: number;
   private readonly retry: RetryPolicy;
+  private readonly plan: ConnectPlan;
+  private readonly ctx: FailureContext;
+  /** http:// gateway through a proxy: requests go to the proxy in absolute form. */
+  private readonly forward: boolean;
+  /** Ends connections being opened when the Transport is closed. */
+  private readonly closing = new AbortController();
+  /** The try in flight, which the connector reports its progress to. */
+  private current: { attempt: Attempt; signal: AbortSignal } | undefined;
+  /** Connections of the current Client, still open: a request may be written on one at once. */
+  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly options: TransportOptions) {
-    this.deadline = Date.now() + options.timeoutMs;
-    this.timeoutSignal = AbortSignal.timeout(options.timeoutMs);
-    this.signal = options.signal ? AbortSignal.any([options.signal, this.timeoutSignal]) : this.timeoutSignal;
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.retry = options.retry ?? DEFAULT_RETRY;
+    const base = options.baseUrl;
+    const https = base.protocol !== 'http:';
+    const hostname = base.hostname.startsWith('[') ? base.hostname.slice(1, -1) : base.hostname;
+    const proxy = options.proxy;
+    this.plan = {
+      target: { protocol: https ? 'https:' : 'http:', hostname, port: base.port === '' ? (https ? 443 : 80) : Number(base.port) },
+      ...(proxy && { proxy }),
+      userAgent: options.userAgent ?? 'gw',
+    };
+    this.forward = proxy !== undefined && !https;
+    this.ctx = { host: base.host, hostname, ...(proxy && { proxy }) };
     v8.setFlagsFromString('--liftoff-only');
-    this.client = new Client(options.baseUrl.origin, {
-      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 1000,
-    });
+    if (proxy) this.log(`gw: proxy ${proxyLabel(proxy)} (from ${proxy.variable})${this.forward ? '' : ', CONNECT tunnel'}`);
   }
 
   /** Closes sockets so the process can exit as soon as the output is written. */
   async close(): Promise<void> {
-    await this.client.destroy().catch(() => undefined);
+    this.closing.abort();
+    const client = this.client;
+    this.client = undefined;
+    this.sockets.clear();
+    await client?.destroy().catch(noop);
   }
 
-  /** Replaces every key with ****: in log lines, and in answers that echo a key back. */
+  /** Replaces every key (and any proxy password) with ****: in log lines, and in answers that echo one back. */
   private scrub(text: string): string {
-    return scrubSecrets(text, this.options.secrets ?? []);
+    return scrubSecrets(text, [...(this.options.secrets ?? []), ...(this.options.proxy?.secrets ?? [])]);
   }
 
   private log(line: string): void {
@@ -172,55 +211,118 @@ export class Transport {
     return url;
   }
 
+  /** The undici Client, created on first use and again after a failure dropped the previous one. */
+  private dispatcher(): InstanceType<typeof Client> {
+    if (this.client !== undefined && !this.client.destroyed) return this.client;
+    const proxy = this.plan.proxy;
+    const origin = this.forward && proxy ? proxyLabel(proxy) : this.options.baseUrl.origin;
+    this.client = new Client(origin, {
+      // Our connector: stages bounded by each send's deadline, failures that say what failed.
+      connect: (_options, callback) => this.connect(callback),
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
+      keepAliveTimeout: 1000,
+    });
+    return this.client;
+  }
+
+  /** Drops the Client after a failure: its connection (and any state undici kept) goes with it. */
+  private discardClient(): void {
+    const client = this.client;
+    this.client = undefined;
+    this.sockets.clear();
+    client?.destroy().catch(noop);
+  }
+
+  private connect(callback: (...args: [null, Socket] | [Error, null]) => void): void {
+    const current = this.current;
+    const attempt = current?.attempt;
+    const signal = AbortSignal.any([current?.signal ?? AbortSignal.timeout(this.options.timeoutMs), this.closing.signal]);
+    openConnection(this.plan, signal, (stage) => {
+      if (attempt) attempt.progress = stage;
+    }).then(
+      (socket) => {
+        if (attempt) attempt.progress = 'connected';
+        this.sockets.add(socket);
+        socket.once('close', () => this.sockets.delete(socket));
+        callback(null, socket);
+      },
+      (error: Error) => callback(error, null),
+    );
+  }
+
   async send(req: TransportRequest): Promise<RawResponse> {
+    const started = Date.now();
+    const deadline = Math.min(started + this.options.timeoutMs, this.options.notAfter?.() ?? Number.POSITIVE_INFINITY);
+    const budgetMs = Math.max(0, deadline - started);
+    if (budgetMs === 0) {
+      throw new TransportError(ExitCode.TEMPFAIL, 'no time was left to send the request to the gateway', 'not-sent', 'raise --timeout');
+    }
+    // Our own timer, not AbortSignal.timeout(): it keeps the event loop alive, so a send that
+    // undici never settles still ends here, at the deadline, instead of the process exiting early.
+    const expiry = new AbortController();
+    const timer = setTimeout(() => expiry.abort(new Error('deadline')), budgetMs);
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, expiry.signal]) : expiry.signal;
+    try {
+      return await this.sendWithin(req, { budgetMs, deadline, signal });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async sendWithin(req: TransportRequest, scope: SendScope): Promise<RawResponse> {
+    let maybeSent = false;
     for (let attempt = 1; ; attempt++) {
       let outcome: HttpAnswer | TransportError;
       try {
-        outcome = await this.once(req);
+        outcome = await this.once(req, scope);
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
         outcome = error;
       }
+      maybeSent ||= !(outcome instanceof TransportError) || outcome.delivery === 'maybe-sent';
       const retryable =
         outcome instanceof TransportError
-          ? outcome.exitCode !== ExitCode.INTERRUPTED && !this.signal.aborted && (req.idempotent || outcome.delivery === 'not-sent')
+          ? !outcome.final &&
+            outcome.exitCode !== ExitCode.INTERRUPTED &&
+            outcome.exitCode !== ExitCode.TERMINATED &&
+            !scope.signal.aborted &&
+            (req.idempotent || outcome.delivery === 'not-sent')
           : req.idempotent && (outcome.status >= 500 || outcome.status === 429);
-      if (!retryable || attempt > this.retry.retries) return this.settle(outcome);
+      if (!retryable || attempt > this.retry.retries) return this.settle(outcome, maybeSent);
 
       const asked = outcome instanceof TransportError ? undefined : retryAfterMs(outcome.retryAfter);
       if (asked !== undefined && asked > this.retry.maxDelayMs) {
         this.log(`gw: not retrying: the gateway asks to wait ${Math.ceil(asked / 1000)} s`);
-        return this.settle(outcome);
+        return this.settle(outcome, maybeSent);
       }
       const delay = asked ?? backoffMs(attempt, this.retry);
-      if (Date.now() + delay >= this.deadline) return this.settle(outcome);
+      if (Date.now() + delay >= scope.deadline) return this.settle(outcome, maybeSent);
       const why = outcome instanceof TransportError ? outcome.message : `HTTP ${outcome.status}`;
       this.log(`gw: retrying in ${delay} ms (${why})`);
       try {
-        await sleep(delay, this.signal);
+        await sleep(delay, scope.signal);
       } catch {
-        throw this.abortError('maybe-sent');
+        throw this.aborted(maybeSent ? 'connected' : 'queued', scope);
       }
     }
   }
 
-  private settle(outcome: RawResponse | TransportError): RawResponse {
-    if (outcome instanceof TransportError) throw outcome;
-    return outcome;
+  /** The last outcome; a failure says maybe-sent if any earlier try may have reached the gateway. */
+  private settle(outcome: RawResponse | TransportError, maybeSent: boolean): RawResponse {
+    if (!(outcome instanceof TransportError)) return outcome;
+    if (maybeSent && outcome.delivery === 'not-sent') {
+      throw new TransportError(outcome.exitCode, outcome.message, 'maybe-sent', outcome.hint, { final: outcome.final });
+    }
+    throw outcome;
   }
 
-  private abortError(delivery: Delivery): TransportError {
-    if (this.options.signal?.aborted) return new TransportError(ExitCode.INTERRUPTED, 'interrupted', delivery);
-    const seconds = this.options.timeoutMs / 1000;
-    return new TransportError(
-      ExitCode.TEMPFAIL,
-      `no complete answer from the gateway within ${seconds} s`,
-      delivery,
-      'raise --timeout, or check the gateway and the network',
-    );
+  private aborted(progress: Progress, scope: SendScope): TransportError {
+    const signal = this.options.signal;
+    return abortedError(progress, scope.budgetMs, this.ctx, signal?.aborted === true ? (signal.reason ?? 'interrupted') : undefined);
   }
 
-  private async once(req: TransportRequest): Promise<HttpAnswer> {
+  private async once(req: TransportRequest, scope: SendScope): Promise<HttpAnswer> {
     const url = this.url(req.path);
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -235,39 +337,60 @@ export class Transport {
       headers['content-type'] = 'application/json';
       body = req.json;
     }
+    let path = `${url.pathname}${url.search}`;
+    if (this.forward) {
+      // As curl sends a request for an http:// URL to a proxy: the absolute URL, the origin's Host.
+      path = `${url.origin}${path}`;
+      headers.host = url.host;
+      if (this.plan.proxy?.authorization !== undefined) headers['proxy-authorization'] = this.plan.proxy.authorization;
+    }
     const started = Date.now();
     const target = `${req.method} ${url.origin}${url.pathname}`;
-    if (this.signal.aborted) throw this.abortError('not-sent');
+    if (scope.signal.aborted) throw this.aborted('queued', scope);
 
+    const attempt: Attempt = { progress: this.sockets.size > 0 ? 'connected' : 'queued' };
+    this.current = { attempt, signal: scope.signal };
     let response: Dispatcher.ResponseData;
     try {
-      response = await request.call(this.client, {
-        path: `${url.pathname}${url.search}`,
-        method: req.method,
-        headers,
-        body: body ?? null,
-        signal: this.signal,
-      });
+      const pending = request.call(this.dispatcher(), { path, method: req.method, headers, body: body ?? null, signal: scope.signal });
+      // If the deadline wins the race below, the request's own rejection comes later: not unhandled.
+      pending.catch(noop);
+      response = await raceAbort(pending, scope.signal);
     } catch (error) {
-      if (this.signal.aborted) {
-        this.log(`gw: ${target} → aborted after ${Date.now() - started} ms`);
-        throw this.abortError('maybe-sent');
+      this.discardClient();
+      if (scope.signal.aborted || isUndiciTimeout(error)) {
+        this.log(`gw: ${target} → aborted after ${Date.now() - started} ms (${describeProgress(attempt.progress)})`);
+        throw this.aborted(attempt.progress, scope);
       }
-      const code = errorCode(error);
-      this.log(`gw: ${target} → ${code ?? 'failed'} after ${Date.now() - started} ms`);
-      throw this.connectionError(code);
+      this.log(`gw: ${target} → ${failureCode(error)} after ${Date.now() - started} ms`);
+      if (isConnectFailure(error)) throw connectFailureError(error, this.ctx);
+      throw requestFailureError(error, this.ctx, this.forward);
+    } finally {
+      if (this.current?.attempt === attempt) this.current = undefined;
     }
 
     const { statusCode, headers: resHeaders, body: stream } = response;
+    // undici's body stream turns a bare destroy() into an 'error' event: always give it a listener.
+    stream.on('error', noop);
+    if (this.forward && statusCode === 407 && this.plan.proxy) {
+      stream.destroy();
+      this.discardClient();
+      this.log(`gw: ${target} → 407 from the proxy`);
+      throw proxyAuthError(this.plan.proxy);
+    }
     const contentType = typeof resHeaders['content-type'] === 'string' ? resHeaders['content-type'] : undefined;
     const declared = Number(resHeaders['content-length']);
     if (Number.isFinite(declared) && declared > this.maxBytes) {
       stream.destroy();
+      this.discardClient();
       this.log(`gw: ${target} → ${statusCode}, refused: ${declared} bytes declared`);
       throw this.tooLarge();
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    // undici ends the body on abort too; this makes sure the loop below cannot outlive the deadline.
+    const onAbort = (): void => void stream.destroy(new Error('aborted'));
+    scope.signal.addEventListener('abort', onAbort, { once: true });
     try {
       for await (const chunk of stream) {
         const buf = chunk as Buffer;
@@ -280,13 +403,22 @@ export class Transport {
         chunks.push(buf);
       }
     } catch (error) {
+      this.discardClient();
       if (error instanceof GwError) throw error;
-      if (this.signal.aborted) {
+      if (scope.signal.aborted) {
         this.log(`gw: ${target} → ${statusCode}, aborted after ${Date.now() - started} ms while reading the body`);
-        throw this.abortError('maybe-sent');
+        throw this.aborted('connected', scope);
+      }
+      if (isUndiciTimeout(error)) throw this.aborted('connected', scope);
+      const failure = requestFailureError(error, this.ctx, this.forward);
+      if (failure.exitCode === ExitCode.PROTOCOL) {
+        this.log(`gw: ${target} → ${statusCode}, ${failureCode(error)} after ${size} bytes`);
+        throw failure;
       }
       this.log(`gw: ${target} → ${statusCode}, body cut off after ${size} bytes`);
       throw new TransportError(ExitCode.PROTOCOL, `the gateway's answer was cut off after ${size} bytes (HTTP ${statusCode})`, 'maybe-sent');
+    } finally {
+      scope.signal.removeEventListener('abort', onAbort);
     }
     this.log(`gw: ${target} → ${statusCode} (${Date.now() - started} ms, ${size} bytes)`);
     const result: HttpAnswer = {
@@ -303,35 +435,20 @@ export class Transport {
   private tooLarge(): ProtocolError {
     return new ProtocolError(`the gateway's answer is larger than ${Math.round(this.maxBytes / 1024)} KiB; refused`);
   }
+}
 
-  private connectionError(code: string | undefined): TransportError {
-    const host = this.options.baseUrl.host;
-    switch (code) {
-      case 'ECONNREFUSED':
-        return new TransportError(
-          ExitCode.UNAVAILABLE,
-          `cannot connect to the gateway at ${host}: connection refused`,
-          'not-sent',
-          'check the base URL and that the gateway is up',
-        );
-      case 'ENOTFOUND':
-      case 'EAI_AGAIN':
-        return new TransportError(
-          ExitCode.UNAVAILABLE,
-          `cannot find the gateway host ${this.options.baseUrl.hostname} (DNS lookup failed)`,
-          'not-sent',
-          'check the base URL and your network',
-        );
-      case 'UND_ERR_CONNECT_TIMEOUT':
-        return new TransportError(ExitCode.TEMPFAIL, `connecting to the gateway at ${host} timed out`, 'not-sent');
-      case 'UND_ERR_HEADERS_TIMEOUT':
-      case 'UND_ERR_BODY_TIMEOUT':
-        return this.abortError('maybe-sent');
-      default:
-        if (code !== undefined && NOT_SENT_CODES.has(code)) {
-          return new TransportError(ExitCode.UNAVAILABLE, `cannot connect to the gateway at ${host}: ${code}`, 'not-sent');
-        }
-        return new TransportError(ExitCode.UNAVAILABLE, `the connection to the gateway at ${host} failed${code ? ` (${code})` : ''}`, 'maybe-sent');
-    }
+function describeProgress(progress: Progress): string {
+  switch (progress) {
+    case 'queued':
+    case 'tcp':
+      return 'while connecting';
+    case 'proxy':
+      return 'while connecting to the proxy';
+    case 'tunnel':
+      return 'while the proxy opened the tunnel';
+    case 'tls':
+      return 'during the TLS handshake';
+    case 'connected':
+      return 'waiting for the answer';
   }
 }

@@ -2,7 +2,8 @@
 // Reads retry 429/5xx (honouring Retry-After) and succeed; a payment is never sent twice once it
 // may have arrived, and its ambiguous failures say so; one deadline bounds everything; plain http
 // to a non-loopback host is refused before connecting; what gw sends is exactly what the interface
-// says (and the rate request carries no key).
+// says (and the rate request carries no key); interim 1xx answers are read past, and malformed
+// HTTP framing is "could not be understood" (exit 76), not a connection failure.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gw, type GwResult } from '../support/gw.js';
 import {
@@ -12,6 +13,7 @@ import {
   html502,
   json,
   raw,
+  rawSocket,
   refusedPort,
   reset,
   startMisbehavingGateway,
@@ -314,6 +316,38 @@ describe('connection failures', () => {
     expectCleanFailure(r, 76);
     expect(server.requests).toHaveLength(1);
     expect(other.requests).toHaveLength(0);
+  });
+});
+
+describe('HTTP framing', () => {
+  const rateAnswer = '{"result":100,"message":"OK","rate":"64250.12"}';
+  const final = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${rateAnswer.length}\r\n\r\n${rateAnswer}`;
+
+  it('rate: interim 100 Continue and 103 Early Hints before the answer are read past → exit 0, one request', async () => {
+    server.program([rawSocket(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n${final}`)]);
+    const r = await run(['rate', 'BTC', 'USDT', '--timeout', '10']);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('64250.12');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('pay: a malformed header line → exit 76 "could not be understood", one request, MAY-have-been-created warning', async () => {
+    server.program([rawSocket('HTTP/1.1 200 OK\r\nContent Type: application/json\r\nContent-Length: 2\r\n\r\n{}')]);
+    const r = await run(['pay', '25', 'USDT', '--no-qr', '--timeout', '10', '--order-id', 'ORD-HPE']);
+    const stderr = expectCleanFailure(r, 76);
+    expect(stderr).toMatch(
+      /^gw: the gateway's answer could not be understood: it is not valid HTTP\/1\.1 \(Invalid header token\); the payment MAY HAVE BEEN CREATED/m,
+    );
+    expect(stderr).toContain('ORD-HPE');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('currencies: broken chunked encoding → exit 76, one request (a malformed answer is not retried)', async () => {
+    server.program([rawSocket('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n'), OK_CURRENCIES]);
+    const r = await run(['currencies', '--timeout', '10']);
+    expect(expectCleanFailure(r, 76)).toMatch(/not valid HTTP\/1\.1 \(Invalid character in chunk size\)/);
+    expect(server.requests).toHaveLength(1);
   });
 });
 

@@ -46,6 +46,9 @@ function cleanEnv(home: string, extra: Record<string, string | undefined>): Reco
   const env: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('GATEWAY_') || k === 'NO_COLOR' || k === 'FORCE_COLOR' || k === 'GW_DEBUG') continue;
+    // gw honours proxy variables as curl does, loopback included: a proxy configured on the
+    // machine running the tests must not sit between gw and the test servers.
+    if (/^(https?|all|no)_proxy$/i.test(k)) continue;
     env[k] = v;
   }
   return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), ...extra };

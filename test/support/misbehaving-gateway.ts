@@ -7,6 +7,7 @@
 //
 // close() and reset() destroy every socket (including ones held open on purpose) and resolve fast.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type Behaviour =
@@ -129,6 +130,10 @@ export interface MisbehavingGateway {
   readonly port: number;
   /** Every request received since the last reset(), in order. */
   readonly requests: readonly RecordedRequest[];
+  /** TCP connections accepted since the last reset() (with TLS: each is one handshake attempt). */
+  readonly connections: number;
+  /** With TLS: handshakes that failed since the last reset(), by the server's error code. */
+  readonly tlsErrors: readonly string[];
   /**
    * Sets what the next requests get. With a list, request n gets item n; once the list is used
    * up the last item repeats. With a function, it is called for every request.
@@ -149,10 +154,17 @@ function filler(size: number): Buffer {
   return Buffer.alloc(size, 'a');
 }
 
-export async function startMisbehavingGateway(initial: Program = []): Promise<MisbehavingGateway> {
+export interface GatewayOptions {
+  /** Serve https:// with this key and certificate (PEM) instead of http://. */
+  tls?: { key: string; cert: string };
+}
+
+export async function startMisbehavingGateway(initial: Program = [], options: GatewayOptions = {}): Promise<MisbehavingGateway> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let requests: RecordedRequest[] = [];
+  let connections = 0;
+  let tlsErrors: string[] = [];
   let program: Program = initial;
   let waiters: Array<() => void> = [];
 
@@ -269,7 +281,7 @@ export async function startMisbehavingGateway(initial: Program = []): Promise<Mi
     }
   };
 
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
     const at = Date.now();
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -296,14 +308,17 @@ export async function startMisbehavingGateway(initial: Program = []): Promise<Mi
       }
       behave(behaviour, req, res, record);
     });
-  });
+  };
+  const server: Server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, onRequest) : createServer(onRequest);
   server.keepAliveTimeout = 500;
-  server.on('connection', (socket) => {
+  server.on('connection', (socket: Socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     // A reset from the client must not crash the test process.
     socket.on('error', () => undefined);
   });
+  server.on('tlsClientError', (error: NodeJS.ErrnoException) => void tlsErrors.push(error.code ?? error.message));
   server.on('clientError', (_error, socket) => socket.destroy());
 
   await new Promise<void>((resolve, reject) => {
@@ -323,10 +338,16 @@ export async function startMisbehavingGateway(initial: Program = []): Promise<Mi
   };
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     get requests() {
       return requests;
+    },
+    get connections() {
+      return connections;
+    },
+    get tlsErrors() {
+      return tlsErrors;
     },
     program(next: Program): void {
       program = next;
@@ -335,6 +356,8 @@ export async function startMisbehavingGateway(initial: Program = []): Promise<Mi
       destroyAll();
       requests = [];
       program = [];
+      connections = 0;
+      tlsErrors = [];
     },
     async waitForRequests(count: number, timeoutMs = 5000): Promise<void> {
       const deadline = Date.now() + timeoutMs;
