@@ -91,7 +91,8 @@ class DefaultFactory implements Factory {
     this.#options = options;
     this.io = options.io;
     this.clock = options.clock ?? systemClock;
-    this.#started = this.clock.now();
+    // The deadline is real time (it is enforced by a timer), whatever clock the command waits with.
+    this.#started = Date.now();
     this.signal = AbortSignal.any([options.interrupt, this.#deadline.signal]);
   }
 
@@ -114,7 +115,7 @@ class DefaultFactory implements Factory {
     clearTimeout(this.#deadlineTimer);
     this.#timeoutMs = timeoutMs;
     this.#deadlineAt = this.#started + timeoutMs;
-    const left = this.#deadlineAt - this.clock.now();
+    const left = this.#deadlineAt - Date.now();
     // Not unref'd: while a command runs, its deadline is something to wait for (a promise that never
     // settles then ends at the deadline with exit 75, not with an empty event loop).
     this.#deadlineTimer = setTimeout(() => this.#deadline.abort(deadlinePassed(timeoutMs / 1000)), Math.max(0, left));
@@ -211,6 +212,7 @@ class DefaultFactory implements Factory {
       timeoutMs: config.timeoutMs.value,
       // Each request ends at its own --timeout, and never after the command's deadline while one holds.
       notAfter: () => this.#deadlineAt,
+      sleep: (ms, signal) => this.clock.sleep(ms, signal),
       signal: this.#options.interrupt,
       secrets: io.secrets,
       ...(proxy && { proxy }),

@@ -41,6 +41,7 @@ import {
   type Progress,
 } from './failures.js';
 import { proxyLabel, type ProxyConfig } from './proxy.js';
+import { systemClock, type Clock } from '../cmdutil/clock.js';
 
 export { TransportError, type Delivery } from './failures.js';
 
@@ -64,6 +65,8 @@ export interface TransportOptions {
   notAfter?: () => number;
   /** The proxy to go through (see proxyFor in proxy.ts); none: connect directly. */
   proxy?: ProxyConfig;
+  /** Waits between retries (the factory's clock; tests make it instant). Default: real time. */
+  sleep?: Clock['sleep'];
   /** Aborts everything (Ctrl-C). */
   signal?: AbortSignal;
   /** --verbose: one line per request on stderr. */
@@ -87,20 +90,6 @@ export interface TransportRequest {
 
 /** An HTTP answer, with the Retry-After header kept for the retry loop. */
 type HttpAnswer = RawResponse & { retryAfter?: string | string[] };
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 
 /** Retry-After in milliseconds (delta-seconds or an HTTP date), if present and sane. */
 export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
@@ -301,7 +290,7 @@ export class Transport {
       const why = outcome instanceof TransportError ? outcome.message : `HTTP ${outcome.status}`;
       this.log(`gw: retrying in ${delay} ms (${why})`);
       try {
-        await sleep(delay, scope.signal);
+        await (this.options.sleep ?? systemClock.sleep)(delay, scope.signal);
       } catch {
         throw this.aborted(maybeSent ? 'connected' : 'queued', scope);
       }
