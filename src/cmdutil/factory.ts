@@ -104,6 +104,9 @@ class DefaultFactory implements Factory {
     // The deadline starts now, with what is known before any file is read: flag, env, default.
     const env = this.#options.env.GATEWAY_TIMEOUT;
     let seconds = DEFAULT_TIMEOUT_SECONDS;
+    if (globals.api !== undefined && !/^(legacy|v1)$/i.test(globals.api.trim())) {
+      throw new UsageError(`--api must be legacy or v1 (got "${globals.api.slice(0, 20)}")`);
+    }
     if (globals.timeout !== undefined) seconds = parseTimeoutSeconds(globals.timeout, { kind: 'flag', name: '--timeout' });
     else if (env !== undefined && env !== '' && globals.sandbox !== true) seconds = parseTimeoutSeconds(env, { kind: 'env', name: 'GATEWAY_TIMEOUT' });
     this.#armDeadline(seconds * 1000);
@@ -140,7 +143,11 @@ class DefaultFactory implements Factory {
       const { startSandbox } = await import('../sandbox/index.js');
       const sandbox = await startSandbox();
       this.onClose(() => sandbox.close());
-      const base = resolveConfig({ flags: { ...(globals.timeout !== undefined && { timeout: globals.timeout }) }, env: {}, layers: [] });
+      const base = resolveConfig({
+        flags: { ...(globals.timeout !== undefined && { timeout: globals.timeout }), ...(globals.api !== undefined && { api: globals.api }) },
+        env: {},
+        layers: [],
+      });
       const fromSandbox: Source = { kind: 'sandbox' };
       config = Object.freeze({
         ...base,
@@ -178,7 +185,7 @@ class DefaultFactory implements Factory {
       if (config.timeoutMs.source.kind === 'file') this.#armDeadline(config.timeoutMs.value);
     }
     for (const warning of config.warnings) this.io.warn(warning);
-    for (const key of [config.merchantKey, config.payoutKey]) if (key !== undefined) this.io.secrets.push(key.value);
+    for (const key of [config.merchantKey, config.payoutKey, config.generalKey]) if (key !== undefined) this.io.secrets.push(key.value);
     return config;
   }
 

@@ -29,8 +29,10 @@ export async function configRun(opts: ConfigOptions): Promise<void> {
     setting === undefined ? [name, '(not set)', ''] : [name, show(setting.value), describeSource(setting.source)];
   const rows = [
     row('baseUrl', c.baseUrl, (u) => u.href),
+    row('api', c.api, (a) => a),
     row('merchantKey', c.merchantKey, maskKey),
     row('payoutKey', c.payoutKey, maskKey),
+    row('generalKey', c.generalKey, maskKey),
     row('timeout', c.timeoutMs, (ms) => `${ms / 1000} s`),
     row('profile', c.profile, (p) => p),
   ];

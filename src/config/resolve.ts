@@ -26,10 +26,17 @@ export interface ConfigFileRef {
   readonly level: ConfigLevel;
 }
 
+/** Which of the gateway's APIs gw speaks: the interface document's endpoints, or the versioned API. */
+export type ApiChoice = 'legacy' | 'v1';
+export const API_CHOICES: readonly ApiChoice[] = ['legacy', 'v1'];
+
 export interface ResolvedConfig {
   readonly baseUrl?: Setting<URL>;
+  readonly api: Setting<ApiChoice>;
   readonly merchantKey?: Setting<string>;
   readonly payoutKey?: Setting<string>;
+  /** The versioned API's general key (balance, rate). */
+  readonly generalKey?: Setting<string>;
   readonly timeoutMs: Setting<number>;
   readonly profile?: Setting<string>;
   /** The config file with the highest precedence that was read, if any (the project file, else the user file). */
@@ -46,27 +53,39 @@ export interface ResolvedConfig {
 
 export interface ConfigFlags {
   baseUrl?: string;
+  api?: string;
   merchantKey?: string;
   payoutKey?: string;
+  generalKey?: string;
   timeout?: string;
   profile?: string;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 15;
-const KEYS = ['baseUrl', 'merchantKey', 'payoutKey', 'timeout'] as const;
-type Key = (typeof KEYS)[number];
+/** Every setting a config file, the environment or a flag can give. */
+export const SETTING_KEYS = ['baseUrl', 'api', 'merchantKey', 'payoutKey', 'generalKey', 'timeout'] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+const KEYS = SETTING_KEYS;
+type Key = SettingKey;
 type Layer = Partial<Record<Key, string>>;
 
-const ENV_NAMES: Record<Key, string> = {
+/** The settings that are secrets: masked when shown, scrubbed from every output. */
+export const KEY_SETTINGS: readonly SettingKey[] = ['merchantKey', 'payoutKey', 'generalKey'];
+
+export const ENV_NAMES: Record<Key, string> = {
   baseUrl: 'GATEWAY_BASE_URL',
+  api: 'GATEWAY_API',
   merchantKey: 'GATEWAY_MERCHANT_KEY',
   payoutKey: 'GATEWAY_PAYOUT_KEY',
+  generalKey: 'GATEWAY_GENERAL_KEY',
   timeout: 'GATEWAY_TIMEOUT',
 };
-const FLAG_NAMES: Record<Key, string> = {
+export const FLAG_NAMES: Record<Key, string> = {
   baseUrl: '--base-url',
+  api: '--api',
   merchantKey: '--merchant-key',
   payoutKey: '--payout-key',
+  generalKey: '--general-key',
   timeout: '--timeout',
 };
 
@@ -120,6 +139,13 @@ export function parseBaseUrl(text: string, origin: string): URL {
     );
   }
   throw new ConfigError(`base URL from ${origin} must be https:// (got ${terminalSafe(url.protocol)})`);
+}
+
+/** `legacy` or `v1`, any case. */
+export function parseApi(text: string, origin: string): ApiChoice {
+  const value = text.trim().toLowerCase();
+  if ((API_CHOICES as readonly string[]).includes(value)) return value as ApiChoice;
+  throw new ConfigError(`api from ${origin} must be legacy or v1 (got ${terminalSafe(text).slice(0, 20)})`);
 }
 
 /** Seconds, a plain decimal from 0.001 (one millisecond) to 3600 (one hour). */
@@ -245,13 +271,19 @@ export function resolveConfig({ flags, env, layers, skipped = [], looked = [] }:
   const timeoutText = pick('timeout');
   const merchantKey = pick('merchantKey');
   const payoutKey = pick('payoutKey');
+  const generalKey = pick('generalKey');
+  const apiText = pick('api');
   const highest = files[0];
   const config: ResolvedConfig = {
     ...(baseUrlText && {
       baseUrl: { value: parseBaseUrl(baseUrlText.value, describeSource(baseUrlText.source)), source: baseUrlText.source },
     }),
+    api: apiText
+      ? { value: parseApi(apiText.value, describeSource(apiText.source)), source: apiText.source }
+      : { value: 'legacy', source: { kind: 'default' } },
     ...(merchantKey && { merchantKey: { value: merchantKey.value.trim(), source: merchantKey.source } }),
     ...(payoutKey && { payoutKey: { value: payoutKey.value.trim(), source: payoutKey.source } }),
+    ...(generalKey && { generalKey: { value: generalKey.value.trim(), source: generalKey.source } }),
     timeoutMs: timeoutText
       ? { value: parseTimeout(timeoutText.value, describeSource(timeoutText.source)), source: timeoutText.source }
       : { value: DEFAULT_TIMEOUT_SECONDS * 1000, source: { kind: 'default' } },
@@ -273,7 +305,7 @@ export function maskKey(key: string): string {
 
 export function keysInFile(content: unknown): boolean {
   if (!isRecord(content)) return false;
-  const has = (layer: Record<string, unknown>): boolean => typeof layer.merchantKey === 'string' || typeof layer.payoutKey === 'string';
+  const has = (layer: Record<string, unknown>): boolean => KEY_SETTINGS.some((key) => typeof layer[key] === 'string');
   if (has(content)) return true;
   const profiles = content.profiles;
   return isRecord(profiles) && Object.values(profiles).some((p) => isRecord(p) && has(p));

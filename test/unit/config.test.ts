@@ -315,14 +315,14 @@ describe('resolveConfig file validation', () => {
     );
     expect(config.merchantKey?.value).toBe('m');
     expect(config.warnings).toEqual([
-      `warning: ${FILE}: unknown key "apiKey" ignored (known: baseUrl, merchantKey, payoutKey, timeout, profiles)`,
-      `warning: ${FILE} (profile prod): unknown key "merchant_key" ignored (known: baseUrl, merchantKey, payoutKey, timeout, profiles)`,
+      `warning: ${FILE}: unknown key "apiKey" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, profiles)`,
+      `warning: ${FILE} (profile prod): unknown key "merchant_key" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, profiles)`,
     ]);
   });
 
   it('sanitises unknown key names in warnings', () => {
     expect(resolve({}, {}, { 'evil\u001b[2J\u202ekey': 1 }).warnings).toEqual([
-      `warning: ${FILE}: unknown key "evilkey" ignored (known: baseUrl, merchantKey, payoutKey, timeout, profiles)`,
+      `warning: ${FILE}: unknown key "evilkey" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, profiles)`,
     ]);
   });
 
@@ -484,5 +484,22 @@ describe('keysInFile', () => {
     [[{ merchantKey: 'k' }], false],
   ])('%j → %s', (content, expected) => {
     expect(keysInFile(content)).toBe(expected);
+  });
+});
+
+describe('api and generalKey', () => {
+  it('api defaults to legacy; flag > env > file like every value; any case', () => {
+    expect(resolveConfig({ flags: {}, env: {}, layers: [] }).api).toEqual({ value: 'legacy', source: { kind: 'default' } });
+    expect(resolveConfig({ flags: {}, env: { GATEWAY_API: 'V1' }, layers: [] }).api).toEqual({ value: 'v1', source: { kind: 'env', name: 'GATEWAY_API' } });
+    expect(resolveConfig({ flags: { api: 'legacy' }, env: { GATEWAY_API: 'v1' }, layers: [] }).api.value).toBe('legacy');
+  });
+
+  it('an api that is neither legacy nor v1 is exit 78 naming where it came from', () => {
+    expect(() => resolveConfig({ flags: {}, env: { GATEWAY_API: 'v2' }, layers: [] })).toThrow(/api from env GATEWAY_API must be legacy or v1/);
+  });
+
+  it('generalKey comes from --general-key, GATEWAY_GENERAL_KEY or the file, trimmed', () => {
+    const config = resolveConfig({ flags: {}, env: { GATEWAY_GENERAL_KEY: '  gk_abcdefgh1234 ' }, layers: [] });
+    expect(config.generalKey).toEqual({ value: 'gk_abcdefgh1234', source: { kind: 'env', name: 'GATEWAY_GENERAL_KEY' } });
   });
 });
