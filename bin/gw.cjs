@@ -33,7 +33,10 @@ function load() {
   }
   const vm = require('node:vm');
   const Module = require('node:module');
-  const flags = process.execArgv.join(' ').replace(/[^A-Za-z0-9=-]+/g, '_').slice(0, 60);
+  const flags = process.execArgv
+    .join(' ')
+    .replace(/[^A-Za-z0-9=-]+/g, '_')
+    .slice(0, 60);
   const cacheFile = `${bundle}.${process.version}-${process.arch}${flags ? `-${flags}` : ''}.cache`;
   let cachedData;
   try {
