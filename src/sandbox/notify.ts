@@ -97,7 +97,12 @@ export class NotificationDelivery {
   readonly #clock: Clock;
   readonly #post: Poster;
   readonly #log: (entry: DeliveryLogEntry) => void;
+  /** Aborted by close(): no new attempt, no more waiting. */
   readonly #stop = new AbortController();
+  /** Aborted once close()'s grace is over: requests still in flight end. */
+  readonly #cut = new AbortController();
+  /** Deliveries under way (their attempts and waits). */
+  readonly #running = new Set<Promise<void>>();
   /** The latest notification of each payment. */
   readonly #latest = new Map<string, Sent>();
 
@@ -139,9 +144,21 @@ export class NotificationDelivery {
     return this.#latest.get(trackId)?.first;
   }
 
-  /** Stops: no further attempt starts, a wait or request in flight ends now. */
-  close(): void {
+  /**
+   * Stops: no further attempt starts and waits between attempts end now; requests already on the
+   * wire get up to `graceMs` to be answered (so a one-command `--sandbox` run still delivers the
+   * notification its payment caused), then are cut.
+   */
+  async close(graceMs = 0): Promise<void> {
     this.#stop.abort();
+    if (this.#running.size > 0 && graceMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.allSettled([...this.#running]), grace]);
+      clearTimeout(timer);
+    }
+    this.#cut.abort();
+    await Promise.allSettled([...this.#running]);
   }
 
   #start(snapshot: PaymentSnapshot, notification: Notification, hmac: string, resend: boolean): Sent {
@@ -152,7 +169,9 @@ export class NotificationDelivery {
     const first = new Promise<DeliveryOutcome>((resolve) => (settleFirst = resolve));
     const sent: Sent = { snapshot, notification, hmac, first };
     this.#latest.set(snapshot.trackId, sent);
-    void this.#deliver(sent, resend, previous, settleFirst);
+    const running = this.#deliver(sent, resend, previous, settleFirst).catch(() => undefined);
+    this.#running.add(running);
+    void running.finally(() => this.#running.delete(running));
     return sent;
   }
 
@@ -211,14 +230,14 @@ export class NotificationDelivery {
           url,
           notification.body,
           { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: hmac, 'user-agent': 'gw-sandbox' },
-          { timeoutMs: this.#timeoutMs, signal },
+          { timeoutMs: this.#timeoutMs, signal: this.#cut.signal },
         );
       } catch {
         result = { ok: false, kind: 'failed', message: 'the request could not be made', ms: 0 };
       }
       if (!result.ok && result.kind === 'aborted') break;
       const acknowledged = result.ok && isAcknowledged(result.status, result.body);
-      const nextRetryMs = acknowledged || attempt === attempts ? undefined : this.#delays[attempt - 1];
+      const nextRetryMs = acknowledged || attempt === attempts || signal.aborted ? undefined : this.#delays[attempt - 1];
       const outcome: DeliveryOutcome = {
         ...base,
         attempt,

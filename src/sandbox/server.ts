@@ -74,16 +74,19 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      delivery.close();
-      const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      timer.unref();
-      server.close(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-      server.closeIdleConnections();
-    });
+    closing ??= Promise.all([
+      // Deliveries on the wire get the same grace as requests in flight.
+      delivery.close(CLOSE_GRACE_MS),
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+    ]).then(() => undefined);
     return closing;
   };
 

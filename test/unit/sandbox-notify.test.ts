@@ -121,6 +121,32 @@ describe('NotificationDelivery: the retry schedule', () => {
     expect(sent).toHaveLength(3);
   });
 
+  it('close(grace): a request on the wire may finish within the grace, then is cut; no retry starts', async () => {
+    const log: DeliveryLogEntry[] = [];
+    const slow =
+      (ms: number): Poster =>
+      (_url, _body, _headers, { signal }) =>
+        new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(ok), ms);
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve({ ok: false, kind: 'aborted', message: 'stopped', ms: 0 });
+          });
+        });
+    const finishing = new NotificationDelivery(KEY, { clock: new ManualClock(), post: slow(20), log: (e) => log.push(e) });
+    finishing.onChange(change());
+    await finishing.close(2000);
+    expect(log).toEqual([expect.objectContaining({ attempt: 1, result: 'acknowledged' })]);
+
+    const cut = new NotificationDelivery(KEY, { clock: new ManualClock(), post: slow(10_000), log: (e) => log.push(e) });
+    cut.onChange(change({ trackId: 'sbxcut' }));
+    const started = Date.now();
+    await cut.close(50);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await cut.latest('sbxcut')).toMatchObject({ attempt: 0, result: 'failed', error: 'the sandbox stopped' });
+    expect(log).toHaveLength(1);
+  });
+
   it('close() stops the retries', async () => {
     const clock = new ManualClock();
     const { post, sent } = scripted([refused]);
