@@ -164,7 +164,18 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
   for (const key of [configured.merchant, configured.payout]) if (key !== undefined && !io.secrets.includes(key.value)) io.secrets.push(key.value);
 
   const stats = { received: 0, verified: 0 };
-  const print = receiptPrinter(io);
+  const format = receiptFormatter(io);
+  // Lines are written in batches, once per turn of the event loop: under load one write (and one
+  // scrub) carries many notifications instead of one each.
+  let batch: string[] = [];
+  let flushing: NodeJS.Immediate | undefined;
+  const flush = (): void => {
+    flushing = undefined;
+    if (batch.length === 0) return;
+    const text = batch.join('');
+    batch = [];
+    if (!io.stdoutClosed) io.out(text);
+  };
   const options: ListenerOptions = {
     host: opts.host,
     port: opts.port,
@@ -176,7 +187,8 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     onReceipt: (receipt) => {
       stats.received++;
       if (receipt.verified) stats.verified++;
-      if (!io.stdoutClosed) print(receipt);
+      batch.push(format(receipt));
+      flushing ??= setImmediate(flush);
     },
   };
   const where = `${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
@@ -205,6 +217,8 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     });
   } finally {
     await listener.close();
+    clearImmediate(flushing);
+    flush();
   }
   io.notice(`Stopped: ${stats.received} request${stats.received === 1 ? '' : 's'}, ${stats.verified} verified.`);
 }
@@ -225,48 +239,46 @@ function amountText(amount: Amount | null, currency: Untrusted | null): string |
 }
 
 /** One line per request (or one NDJSON object with --json). */
-function receiptPrinter(io: IOStreams): (receipt: Receipt) => void {
+function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
   if (io.json) {
     return (r) => {
       const s = r.summary;
       const f = r.forward;
-      io.out(
-        `${toJson(
-          {
-            event: 'notification',
-            time: new Date(r.at).toISOString(),
-            method: Untrusted.of(r.method),
-            path: Untrusted.of(r.path),
-            httpStatus: r.httpStatus,
-            verified: r.verified,
-            code: r.code,
-            reason: r.reason === undefined ? null : r.reason,
-            keyKind: r.keyKind ?? null,
-            type: s?.type ?? null,
-            trackId: s?.trackId ?? null,
-            status: s?.state ?? null,
-            gatewayStatus: s?.gatewayStatus ?? null,
-            amount: s?.amount ?? null,
-            currency: s?.currency ?? null,
-            payAmount: s?.payAmount ?? null,
-            payCurrency: s?.payCurrency ?? null,
-            orderId: s?.orderId ?? null,
-            body: r.body === undefined ? null : Untrusted.of(r.body.toString('utf8')),
-            forward:
-              f === undefined
-                ? null
-                : {
-                    sent: f.sent,
-                    unverified: f.unverified,
-                    status: f.result?.ok === true ? f.result.status : null,
-                    body: f.result?.ok === true ? Untrusted.of(f.result.body) : null,
-                    error: f.result?.ok === false ? f.result.message : null,
-                    ms: f.result?.ms ?? null,
-                  },
-          },
-          0,
-        )}\n`,
-      );
+      return `${toJson(
+        {
+          event: 'notification',
+          time: new Date(r.at).toISOString(),
+          method: Untrusted.of(r.method),
+          path: Untrusted.of(r.path),
+          httpStatus: r.httpStatus,
+          verified: r.verified,
+          code: r.code,
+          reason: r.reason === undefined ? null : r.reason,
+          keyKind: r.keyKind ?? null,
+          type: s?.type ?? null,
+          trackId: s?.trackId ?? null,
+          status: s?.state ?? null,
+          gatewayStatus: s?.gatewayStatus ?? null,
+          amount: s?.amount ?? null,
+          currency: s?.currency ?? null,
+          payAmount: s?.payAmount ?? null,
+          payCurrency: s?.payCurrency ?? null,
+          orderId: s?.orderId ?? null,
+          body: r.body === undefined ? null : Untrusted.of(r.body.toString('utf8')),
+          forward:
+            f === undefined
+              ? null
+              : {
+                  sent: f.sent,
+                  unverified: f.unverified,
+                  status: f.result?.ok === true ? f.result.status : null,
+                  body: f.result?.ok === true ? Untrusted.of(f.result.body) : null,
+                  error: f.result?.ok === false ? f.result.message : null,
+                  ms: f.result?.ms ?? null,
+                },
+        },
+        0,
+      )}\n`;
     };
   }
   return (r) => {
@@ -298,6 +310,6 @@ function receiptPrinter(io: IOStreams): (receipt: Receipt) => void {
       } else if (f.result !== undefined) line += `  → app${f.unverified ? ' (marked unverified)' : ''}: ${f.result.message}`;
       if (relayFailed) line += '; the gateway will send it again';
     }
-    io.out(`${line}\n`);
+    return `${line}\n`;
   };
 }

@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listenRun, type ListenKeys, type ListenOptions } from '../../src/commands/listen.js';
 import { ManualClock } from '../../src/cmdutil/clock.js';
 import { IOStreams, type TestIO } from '../../src/output/iostreams.js';
-import { freePort, hmacOf, send, startReceiver, type Receiver } from '../support/notifications.js';
+import { freePort, hmacOf, send as post, startReceiver, type Receiver } from '../support/notifications.js';
+
+/** Posts, then lets the receiver print (it writes its lines once per turn of the event loop). */
+async function send(...args: Parameters<typeof post>): ReturnType<typeof post> {
+  const answer = await post(...args);
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  return answer;
+}
 
 const MERCHANT = 'Zk3LqP9x-W2mVb7Rt-Hy6NcT1s';
 const PAYOUT = 'Pq8Xw2Lm-Rt5Yu1Io-Kj7Hg3Fd';
