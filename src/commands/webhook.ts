@@ -176,7 +176,10 @@ export function newCmdWebhook(
   return new Command('webhook')
     .description('check and send payment notifications (webhooks): verify a signature, test your receiver')
     .addCommand(verify)
-    .addCommand(send);
+    .addCommand(send)
+    .action(() => {
+      throw new UsageError('gw webhook needs a subcommand: verify or send', 'see gw webhook --help');
+    });
 }
 
 function parseId(text: string, flag: string): string {

@@ -164,6 +164,8 @@ describe('gw webhook send → gw listen', () => {
       ['webhook', 'send', 'http://127.0.0.1:1/x', '--style', 'v2'],
       ['webhook', 'send', 'http://127.0.0.1:1/x', '--amount', '-5'],
       ['webhook', 'verify', 'x.json'],
+      ['webhook'],
+      ['webhook', 'bogus'],
       ['listen', '--forward-unverified'],
       ['listen', '--forward-to', 'not a url'],
       ['listen', '--port', '99999'],
