@@ -237,6 +237,7 @@ export async function webhookVerifyRun(opts: WebhookVerifyOptions): Promise<void
   } else {
     body = await readInput(opts.file, 'the body file');
   }
+  if (body.length === 0) throw new UsageError(`the body is empty (${opts.file === undefined || opts.file === '-' ? 'nothing came on stdin' : opts.file})`);
 
   const configured = await opts.keys();
   if (configured.merchant === undefined && configured.payout === undefined) {

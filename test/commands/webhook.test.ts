@@ -120,6 +120,10 @@ describe('webhookVerifyRun', () => {
       message: /no "HMAC: …" line/,
     });
     await expect(webhookVerifyRun({ io: t.io, keys: async () => ({}), file: file('c.json', BODY), hmac: 'ab' })).rejects.toMatchObject({ exitCode: 78 });
+    await expect(webhookVerifyRun({ io: t.io, keys: async () => KEYS, file: undefined, hmac: 'ab' })).rejects.toMatchObject({
+      exitCode: 64,
+      message: 'the body is empty (nothing came on stdin)',
+    });
   });
 });
 
