@@ -8,9 +8,11 @@ import { VERSION } from './version.js';
 import { newCmdBalance } from './commands/balance.js';
 import { newCmdConfig } from './commands/config.js';
 import { newCmdCurrencies } from './commands/currencies.js';
+import { newCmdListen } from './commands/listen.js';
 import { newCmdPay } from './commands/pay.js';
 import { newCmdRate } from './commands/rate.js';
 import { newCmdSandbox } from './commands/sandbox.js';
+import { newCmdWebhook } from './commands/webhook.js';
 
 export const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 refused, 64 usage, 65 data rejected, 69 unavailable, 70 internal,
 73 cannot write file, 74 output lost, 75 temporary, 76 bad response, 77 key refused,
@@ -46,7 +48,16 @@ Examples:
 ${EXIT_CODES_HELP}`,
     );
   program.hook('preAction', (_root, command) => f.applyGlobals(command.optsWithGlobals<GlobalOptions>()));
-  for (const sub of [newCmdCurrencies(f), newCmdPay(f), newCmdBalance(f), newCmdRate(f), newCmdConfig(f), newCmdSandbox(f)]) {
+  for (const sub of [
+    newCmdCurrencies(f),
+    newCmdPay(f),
+    newCmdBalance(f),
+    newCmdRate(f),
+    newCmdConfig(f),
+    newCmdSandbox(f),
+    newCmdListen(f),
+    newCmdWebhook(f),
+  ]) {
     program.addCommand(sub);
   }
   configure(program, f);

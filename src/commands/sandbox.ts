@@ -1,11 +1,21 @@
-// gw sandbox [--port <n>] [--host <addr>]: serve the embedded sandbox gateway until interrupted.
+// gw sandbox [--port <n>] [--host <addr>]: serve the embedded sandbox gateway until interrupted,
+// delivering payment notifications to each payment's callbackUrl (one log line per attempt).
+// gw sandbox trigger <trackId> <state> / gw sandbox resend <trackId>: drive a running sandbox over
+// its control routes (/_sandbox/…): move a payment to a state (its notification goes out), or send
+// its latest notification again.
 import { Command } from 'commander';
 import { parsePort } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
-import { ExitCode, GwError } from '../errors.js';
+import { parseState, type PaymentState } from '../domain/payment-status.js';
+import { ConfigError, ExitCode, GwError, ProtocolError, UsageError } from '../errors.js';
 import type { IOStreams } from '../output/iostreams.js';
-import type { SandboxOptions } from '../sandbox/index.js';
+import { toJson } from '../output/json.js';
+import { Untrusted } from '../output/untrusted.js';
+import { SANDBOX_MERCHANT_KEY, type SandboxOptions } from '../sandbox/index.js';
+import type { JsonValue } from '../gateway/json.js';
+import type { DeliveryLogEntry } from '../sandbox/notify.js';
+import { bindFailure, parseHttpUrl, parseSeconds } from './listen.js';
 
 export interface SandboxCommandOptions {
   io: IOStreams;
@@ -19,15 +29,42 @@ interface SandboxFlags {
   host: string;
   merchantKey?: string;
   payoutKey?: string;
+  deliverAnywhere?: boolean;
+  notifyRetries: string;
+  notifyTimeout: string;
 }
 
-export function newCmdSandbox(f: Factory, runF: (opts: SandboxCommandOptions) => Promise<void> = sandboxRun): Command {
+/** The sandbox's retry waits by default, in seconds: the gateway's 1 min, 3 min, 30 min, 3 h as seconds. */
+const DEFAULT_RETRIES = '1,3,30,180';
+
+export interface SandboxControlOptions {
+  io: IOStreams;
+  signal: AbortSignal;
+  /** The running sandbox's base URL and the merchant key it takes. */
+  target: () => Promise<{ url: URL; merchantKey: string }>;
+  action: { kind: 'trigger'; trackId: string; state: PaymentState } | { kind: 'resend'; trackId: string };
+}
+
+export function newCmdSandbox(
+  f: Factory,
+  runF: (opts: SandboxCommandOptions) => Promise<void> = sandboxRun,
+  controlF: (opts: SandboxControlOptions) => Promise<void> = sandboxControlRun,
+): Command {
   const command = new Command('sandbox')
-    .description('serve the embedded sandbox gateway (test keys, fake addresses) until interrupted')
+    .description('serve the embedded sandbox gateway (test keys, fake addresses, notifications to callback URLs) until interrupted')
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--deliver-anywhere', 'deliver notifications to any callbackUrl, not only to this machine (127.0.0.1, ::1, localhost)')
+    .option(
+      '--notify-retries <seconds,…>',
+      "waits before each retry when a receiver does not answer HTTP 200 ok (the gateway's 1 min, 3 min, 30 min, 3 h as seconds)",
+      DEFAULT_RETRIES,
+    )
+    .option('--notify-timeout <seconds>', 'how long a receiver may take to answer one notification', '5')
     .action((_flags: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<SandboxFlags>();
+      const retryDelaysMs = parseRetries(flags.notifyRetries);
+      const timeoutMs = parseSeconds(flags.notifyTimeout, '--notify-timeout', 60);
       return runF({
         io: f.io,
         signal: f.signal,
@@ -37,32 +74,87 @@ export function newCmdSandbox(f: Factory, runF: (opts: SandboxCommandOptions) =>
           host: flags.host,
           ...(flags.merchantKey !== undefined && { merchantKey: flags.merchantKey }),
           ...(flags.payoutKey !== undefined && { payoutKey: flags.payoutKey }),
+          notifications: { retryDelaysMs, timeoutMs, deliverAnywhere: flags.deliverAnywhere === true },
         },
       });
     });
-  return withHelp(command, {
-    examples: ['gw sandbox', 'gw sandbox --port 8080', 'gw sandbox --json'],
-    json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "sandbox": true} (one line, then it serves until Ctrl-C)',
+  withHelp(command, {
+    examples: ['gw sandbox', 'gw sandbox --port 8080', 'gw sandbox --json', 'gw sandbox --notify-retries 1,1,1,1'],
+    json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "sandbox": true} (one line), then one line per notification attempt: {"event": "delivery", "trackId", "status", "url", "attempt", "attempts", "result", "httpStatus", "answer", "error", "nextRetryMs"}',
   });
+
+  const url = '--url <url>';
+  const urlHelp = 'the running sandbox (default: the configured base URL, when it is on this machine)';
+  const trigger = new Command('trigger')
+    .description("move a payment of a running sandbox to a state; its notification goes to the payment's callbackUrl")
+    .argument('<trackId>', 'the payment')
+    .argument('<state>', 'new, waiting, confirming, paid, underpaid, expired, failed or refunded')
+    .option(url, urlHelp)
+    .action((trackId: string, stateText: string, flags: { url?: string }) => {
+      const state = parseState(stateText);
+      if (state === undefined || state === 'unknown')
+        throw new UsageError(`<state> must be one of new, waiting, confirming, paid, underpaid, expired, failed, refunded (got "${stateText.slice(0, 30)}")`);
+      return controlF({
+        io: f.io,
+        signal: f.signal,
+        target: () => controlTarget(f, flags.url),
+        action: { kind: 'trigger', trackId: parseTrackId(trackId), state },
+      });
+    });
+  withHelp(trigger, {
+    examples: ['gw sandbox trigger sbx4k2m9q1z7a paid', 'gw sandbox trigger sbx4k2m9q1z7a confirming --url http://127.0.0.1:8080'],
+    json: '{"ok": true, "trackId", "status", "callbackUrl", "notification": {"url", "attempt", "result", "httpStatus", "answer", "error", "nextRetryMs"} | null}',
+  });
+  const resend = new Command('resend')
+    .description("send a payment's latest notification again (same body, same signature)")
+    .argument('<trackId>', 'the payment')
+    .option(url, urlHelp)
+    .action((trackId: string, flags: { url?: string }) =>
+      controlF({ io: f.io, signal: f.signal, target: () => controlTarget(f, flags.url), action: { kind: 'resend', trackId: parseTrackId(trackId) } }),
+    );
+  withHelp(resend, {
+    examples: ['gw sandbox resend sbx4k2m9q1z7a'],
+    json: '{"ok": true, "trackId", "notification": {"url", "attempt", "result", "httpStatus", "answer", "error", "nextRetryMs"}}',
+  });
+  return command.addCommand(trigger).addCommand(resend);
+}
+
+function parseRetries(text: string): number[] {
+  const parts = text.split(',').map((s) => s.trim());
+  if (text.trim() === '' || parts.length > 10)
+    throw new UsageError(`--notify-retries must be up to 10 waits in seconds, e.g. ${DEFAULT_RETRIES} (got "${text.slice(0, 40)}")`);
+  return parts.map((p) => parseSeconds(p, '--notify-retries', 86_400));
+}
+
+function parseTrackId(text: string): string {
+  const id = text.trim();
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new UsageError(`<trackId> must be letters, digits, "_" or "-" (got "${text.slice(0, 30)}")`);
+  return id;
+}
+
+/** Where the running sandbox is: --url, else the configured base URL if it is on this machine. */
+async function controlTarget(f: Factory, urlFlag: string | undefined): Promise<{ url: URL; merchantKey: string }> {
+  const config = await f.config();
+  const { isLoopbackUrl } = await import('../notifications/http.js');
+  let url: URL;
+  if (urlFlag !== undefined) url = parseHttpUrl(urlFlag, '--url');
+  else if (config.baseUrl !== undefined && isLoopbackUrl(config.baseUrl.value)) url = config.baseUrl.value;
+  else
+    throw new ConfigError(
+      config.baseUrl === undefined ? 'which sandbox? no base URL is configured' : 'the configured base URL is not a sandbox on this machine',
+      'give the running sandbox with --url http://127.0.0.1:<port> (gw sandbox prints it)',
+    );
+  return { url, merchantKey: config.merchantKey?.value ?? SANDBOX_MERCHANT_KEY };
 }
 
 export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {
   const { io } = opts;
   opts.releaseDeadline();
   const { startSandbox } = await import('../sandbox/index.js');
-  const sandbox = await startSandbox(opts.server).catch((error: NodeJS.ErrnoException) => {
-    const where = `${opts.server.host}:${opts.server.port}`;
-    if (error.code === 'EADDRINUSE')
-      throw new GwError(ExitCode.UNAVAILABLE, `cannot serve the sandbox on ${where}: the port is in use`, {
-        hint: 'choose another --port, or leave it out for a free one',
-      });
-    if (error.code === 'EACCES')
-      throw new GwError(ExitCode.UNAVAILABLE, `cannot serve the sandbox on ${where}: permission denied`, {
-        hint: 'ports below 1024 need privileges: choose a higher --port',
-      });
-    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-      throw new GwError(ExitCode.USAGE, `cannot serve the sandbox on ${where}: this machine has no such address`);
-    throw error;
+  const log = deliveryLogger(io);
+  const server: SandboxOptions = { ...opts.server, notifications: { ...opts.server.notifications, log } };
+  const sandbox = await startSandbox(server).catch((error: NodeJS.ErrnoException) => {
+    throw bindFailure(error, 'the sandbox', `${opts.server.host}:${opts.server.port}`);
   });
   try {
     if (io.json) {
@@ -73,6 +165,7 @@ export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {
           `  merchant key  ${sandbox.merchantKey}\n` +
           `  payout key    ${sandbox.payoutKey}\n` +
           `Try: GATEWAY_BASE_URL=${sandbox.url} GATEWAY_MERCHANT_KEY=${sandbox.merchantKey} gw pay 25 USDT\n` +
+          `Notifications go to each payment's --callback-url${opts.server.notifications?.deliverAnywhere === true ? '' : ' on this machine'}; move a payment with: gw sandbox trigger <trackId> paid --url ${sandbox.url}\n` +
           'Press Ctrl-C to stop.\n',
       );
     }
@@ -83,4 +176,142 @@ export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {
   } finally {
     await sandbox.close();
   }
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** One line per delivery attempt: on stderr for people, NDJSON on stdout with --json. */
+function deliveryLogger(io: IOStreams): (entry: DeliveryLogEntry) => void {
+  return (e) => {
+    if (io.json) {
+      io.out(
+        `${toJson(
+          {
+            event: 'delivery',
+            time: new Date(e.at).toISOString(),
+            trackId: e.trackId,
+            status: e.status,
+            style: e.style,
+            type: e.type,
+            url: Untrusted.of(e.url),
+            attempt: e.attempt,
+            attempts: e.attempts,
+            result: e.result,
+            httpStatus: e.httpStatus ?? null,
+            answer: e.answer === undefined ? null : Untrusted.of(e.answer),
+            error: e.error ?? null,
+            ms: e.ms ?? null,
+            nextRetryMs: e.nextRetryMs ?? null,
+            resend: e.resend,
+          },
+          0,
+        )}\n`,
+      );
+      return;
+    }
+    const d = new Date(e.at);
+    const time = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+    io.err(`${time} notify ${e.trackId} ${e.status}${e.resend ? ' (resent)' : ''} → ${Untrusted.of(e.url).line(80)}: ${deliveryText(e)}\n`);
+  };
+}
+
+type DeliveryFacts = Pick<DeliveryLogEntry, 'result' | 'attempt' | 'attempts'> &
+  Partial<Pick<DeliveryLogEntry, 'httpStatus' | 'answer' | 'error' | 'nextRetryMs'>>;
+
+function deliveryText(e: DeliveryFacts): string {
+  if (e.result === 'not-sent') return `not sent: ${e.error ?? ''}`;
+  const what =
+    e.result === 'acknowledged'
+      ? 'HTTP 200 "ok"'
+      : e.httpStatus !== undefined
+        ? `HTTP ${e.httpStatus}${e.answer === undefined || e.answer === '' ? ' (empty body)' : ` "${Untrusted.of(e.answer).line(40)}"`}, not "ok"`
+        : (e.error ?? 'failed');
+  const next =
+    e.result === 'acknowledged' ? '' : e.nextRetryMs !== undefined ? `; retry in ${e.nextRetryMs / 1000} s` : e.attempt >= e.attempts ? '; gave up' : '';
+  return `${what} (attempt ${e.attempt}/${e.attempts})${next}`;
+}
+
+// --- gw sandbox trigger / resend ------------------------------------------------------------------
+
+export async function sandboxControlRun(opts: SandboxControlOptions): Promise<void> {
+  const { io, action } = opts;
+  const target = await opts.target();
+  const [{ postBytes }, { parseLossless, isJsonObject, isJsonNumber }, { outputObject }] = await Promise.all([
+    import('../notifications/http.js'),
+    import('../gateway/json.js'),
+    import('../gateway/read.js'),
+  ]);
+  const id = encodeURIComponent(action.trackId);
+  const path = action.kind === 'trigger' ? `/_sandbox/payments/${id}/state` : `/_sandbox/payments/${id}/resend`;
+  const url = new URL(path, target.url);
+  const body = action.kind === 'trigger' ? JSON.stringify({ state: action.state }) : '{}';
+  const result = await postBytes(
+    url,
+    body,
+    { 'content-type': 'application/json', merchant_api_key: target.merchantKey },
+    { timeoutMs: 30_000, signal: opts.signal, agent: false },
+  );
+  if (!result.ok) {
+    if (result.kind === 'aborted' && opts.signal.aborted) throw opts.signal.reason;
+    throw new GwError(
+      result.kind === 'timeout' ? ExitCode.TEMPFAIL : ExitCode.UNAVAILABLE,
+      `cannot reach the sandbox at ${target.url.origin}: ${result.message}`,
+      {
+        hint: 'is gw sandbox running? give its URL with --url',
+      },
+    );
+  }
+  let answer: unknown;
+  try {
+    answer = parseLossless(result.body);
+  } catch {
+    answer = undefined;
+  }
+  if (!isJsonObject(answer)) {
+    throw new ProtocolError(`the answer from ${target.url.origin} is not the sandbox's (HTTP ${result.status}, not JSON)`, {
+      hint: 'is --url a running gw sandbox?',
+    });
+  }
+  const doc = outputObject(answer);
+  if (answer.ok !== true) {
+    const error =
+      isJsonObject(answer.error) && typeof answer.error.message === 'string' ? Untrusted.of(answer.error.message).line(200) : `HTTP ${result.status}`;
+    const code =
+      result.status === 401
+        ? ExitCode.NOPERM
+        : result.status === 404 && !isJsonObject(answer.error)
+          ? ExitCode.PROTOCOL
+          : result.status >= 500
+            ? ExitCode.UNAVAILABLE
+            : ExitCode.DATA;
+    throw new GwError(code, `the sandbox refused: ${error}`, {
+      status: result.status,
+      ...(result.status === 401 && { hint: 'the sandbox takes its own merchant key: --merchant-key or GATEWAY_MERCHANT_KEY (default sandbox-merchant-key)' }),
+    });
+  }
+  if (io.json) return io.printJson(doc);
+  const n = isJsonObject(answer.notification) ? answer.notification : undefined;
+  const text = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' ? v : isJsonNumber(v) ? v.value : undefined);
+  const int = (v: JsonValue | undefined): number | undefined => {
+    const t = text(v);
+    return t !== undefined && /^\d{1,12}$/.test(t) ? Number(t) : undefined;
+  };
+  const head =
+    action.kind === 'trigger' ? `${action.trackId} is now ${Untrusted.of(text(answer.status) ?? '?').line(30)}` : `${action.trackId}: notification sent again`;
+  if (n === undefined) {
+    io.out(`${head}; no notification (the payment has no callbackUrl)\n`);
+    return;
+  }
+  const said = text(n.result);
+  const facts: DeliveryFacts = {
+    result: said === 'acknowledged' || said === 'not-acknowledged' || said === 'not-sent' ? said : 'failed',
+    attempt: int(n.attempt) ?? 0,
+    attempts: int(n.attempts) ?? 0,
+  };
+  const [httpStatus, answerText, error, nextRetryMs] = [int(n.httpStatus), text(n.answer), text(n.error), int(n.nextRetryMs)];
+  if (httpStatus !== undefined) facts.httpStatus = httpStatus;
+  if (answerText !== undefined) facts.answer = answerText;
+  if (error !== undefined) facts.error = error;
+  if (nextRetryMs !== undefined) facts.nextRetryMs = nextRetryMs;
+  io.out(`${head}; notification to ${Untrusted.of(text(n.url) ?? '?').line(80)}: ${deliveryText(facts)}\n`);
 }

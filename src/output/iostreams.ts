@@ -27,6 +27,8 @@ export interface OutStream {
 
 export interface InStream {
   isTTY?: boolean | undefined;
+  /** The bytes (a Readable is one): what readStdin reads. */
+  [Symbol.asyncIterator]?(): AsyncIterator<unknown>;
 }
 
 export interface IOStreamsOptions {
@@ -137,6 +139,26 @@ export class IOStreams {
   /** The environment variable, for the few decisions that belong to the user's environment. */
   env(name: string): string | undefined {
     return this.options.env[name];
+  }
+
+  // --- Input --------------------------------------------------------------------------------------
+
+  /**
+   * Reads stdin to its end (a command that takes its input from a pipe: `gw webhook verify < body`).
+   * Keeps at most `limit` bytes: a longer input is 'too-large', read no further.
+   */
+  async readStdin(limit: number): Promise<Buffer | 'too-large'> {
+    const stdin = this.options.stdin;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    if (stdin?.[Symbol.asyncIterator] === undefined) return Buffer.alloc(0);
+    for await (const chunk of stdin as AsyncIterable<unknown>) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk as Uint8Array);
+      total += bytes.length;
+      if (total > limit) return 'too-large';
+      chunks.push(bytes);
+    }
+    return Buffer.concat(chunks, total);
   }
 
   // --- Terminal geometry ------------------------------------------------------------------------
@@ -292,13 +314,22 @@ export class IOStreams {
     const env: Record<string, string | undefined> = { ...options.env };
     if (options.color === true) env.FORCE_COLOR = '1';
     if (options.color === false) env.NO_COLOR = '1';
-    const io = new IOStreams({ stdout, stderr, stdin: { isTTY: options.stdinTTY ?? false }, env });
+    const input = options.stdin === undefined ? [] : [typeof options.stdin === 'string' ? Buffer.from(options.stdin, 'utf8') : options.stdin];
+    const stdin: InStream = {
+      isTTY: options.stdinTTY ?? false,
+      async *[Symbol.asyncIterator]() {
+        yield* input;
+      },
+    };
+    const io = new IOStreams({ stdout, stderr, stdin, env });
     if (options.json) io.setJson(true);
     return { io, stdout: () => stdout.text, stderr: () => stderr.text };
   }
 }
 
 export interface TestIOOptions {
+  /** What stdin holds (nothing by default). */
+  stdin?: string | Buffer;
   stdoutTTY?: boolean;
   stderrTTY?: boolean;
   stdinTTY?: boolean;

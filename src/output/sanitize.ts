@@ -57,20 +57,46 @@ function secretPattern(secret: string): string {
  * characters of a key standing alone (a key the peer cut short at the edge of a message).
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  const keys = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && !PUBLIC_TEST_KEYS.has(s));
-  if (keys.length === 0) return text;
-  const whole = new RegExp(
-    [...keys]
-      .sort((a, b) => b.length - a.length)
-      .map(secretPattern)
-      .join('|'),
-    'g',
-  );
-  const safe = text.replace(whole, '****');
+  const scrubber = scrubberFor(secrets);
+  if (scrubber === undefined) return text;
+  const safe = text.replace(scrubber.whole, '****');
   // A run of key-like characters that starts or ends a key (a truncated key) is a key too.
   return safe.replace(/[A-Za-z0-9_-]{8,}/g, (token) =>
-    token.length >= MIN_PIECE_LENGTH && keys.some((k) => k.startsWith(token) || k.endsWith(token)) ? '****' : token,
+    token.length >= MIN_PIECE_LENGTH && scrubber.keys.some((k) => k.startsWith(token) || k.endsWith(token)) ? '****' : token,
   );
+}
+
+interface Scrubber {
+  keys: readonly string[];
+  whole: RegExp;
+}
+
+/**
+ * The compiled pattern for a list of keys, built once per distinct list: every line a long-running
+ * command prints (gw listen: thousands a second) is scrubbed, and compiling the pattern costs far
+ * more than matching it.
+ */
+let lastScrubber: { id: string; scrubber: Scrubber | undefined } | undefined;
+
+function scrubberFor(secrets: readonly string[]): Scrubber | undefined {
+  const id = secrets.join('\u0000');
+  if (lastScrubber?.id === id) return lastScrubber.scrubber;
+  const keys = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && !PUBLIC_TEST_KEYS.has(s));
+  const scrubber =
+    keys.length === 0
+      ? undefined
+      : {
+          keys,
+          whole: new RegExp(
+            [...keys]
+              .sort((a, b) => b.length - a.length)
+              .map(secretPattern)
+              .join('|'),
+            'g',
+          ),
+        };
+  lastScrubber = { id, scrubber };
+  return scrubber;
 }
 
 /**

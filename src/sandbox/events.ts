@@ -28,6 +28,11 @@ export interface PaymentSnapshot {
   expiredAt: number;
   /** Unix seconds of the payment, or 0 before it. */
   payDate: number;
+  /**
+   * Which API created the payment: it decides the style of its notifications (legacy camelCase
+   * bodies, or the versioned API's snake_case ones). Absent: legacy.
+   */
+  api?: 'legacy' | 'v1';
 }
 
 export interface PaymentChange {

@@ -9,8 +9,10 @@ import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/
 import { multiplyRounded, toPlainDecimal } from '../money/decimal.js';
 import { matchNetwork } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
+import { SandboxEvents } from './events.js';
 import { SANDBOX_OFFERINGS } from './offerings.js';
 import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances } from './prices.js';
+import { snapshotOf } from './snapshot.js';
 
 /** Request fields: strings (form encoding) or lossless-json values (JSON encoding). */
 export type RequestFields = Readonly<Record<string, unknown>>;
@@ -177,6 +179,8 @@ function compareToInt(plain: string, bound: number): -1 | 0 | 1 {
 const TRACK_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 export class SandboxGateway {
+  /** Every change of a payment, creation included (notification delivery listens). */
+  readonly events = new SandboxEvents();
   private readonly payments = new Map<string, SandboxPayment>();
   private offeringsCache: readonly Offering[] | undefined;
 
@@ -360,6 +364,7 @@ export class SandboxGateway {
       expiredAt: createdAt + lifeTime * 60,
     };
     this.payments.set(trackId, payment);
+    this.events.emit({ payment: snapshotOf(payment, 'waiting'), previous: undefined, at: this.config.now() });
 
     return legacy(100, SUCCESS_MESSAGE, {
       trackId,

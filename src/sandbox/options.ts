@@ -1,5 +1,6 @@
 // Types and constants of the sandbox's public API. Nothing here does work at import time, so the
 // CLI can import it eagerly; the server itself is loaded only by startSandbox().
+import type { DeliveryOptions } from './notify.js';
 
 export const SANDBOX_MERCHANT_KEY = 'sandbox-merchant-key';
 export const SANDBOX_PAYOUT_KEY = 'sandbox-payout-key';
@@ -15,6 +16,8 @@ export interface SandboxOptions {
   payoutKey?: string;
   /** Clock in milliseconds, for tests; default Date.now. */
   now?: () => number;
+  /** How payment notifications are delivered (retry schedule, hosts, log); see notify.ts. */
+  notifications?: DeliveryOptions;
 }
 
 export interface RunningSandbox {

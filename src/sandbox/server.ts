@@ -15,7 +15,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { parse, stringify } from 'lossless-json';
 import { SandboxGateway, legacy, versionedError, type GatewayReply, type RequestFields } from './gateway.js';
+import { CONTROL_PREFIX, CONTROL_ROUTES, controlError } from './control-routes.js';
 import { LEGACY_ROUTES } from './legacy-routes.js';
+import { MinimalControl } from './minimal-control.js';
+import { attachNotifications, NotificationDelivery } from './notify.js';
 import { matchPattern, type Route, type RouteStyle } from './routes.js';
 import { V1_ROUTES } from './v1-routes.js';
 import { SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type RunningSandbox, type SandboxOptions } from './options.js';
@@ -38,6 +41,12 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     now: options.now ?? Date.now,
     baseUrl: () => url,
   });
+
+  // Notifications: delivered on every payment change; the control routes reach them (and the
+  // state control, until the lifecycle brings its own) through the gateway object.
+  const delivery = new NotificationDelivery(merchantKey, options.notifications);
+  delivery.listen(gateway.events);
+  attachNotifications(gateway, { delivery, control: new MinimalControl(gateway, options.now ?? Date.now), merchantKey });
 
   const server = createServer((req, res) => {
     handle(gateway, req, res).catch((error: unknown) => internalError(req, res, error));
@@ -65,15 +74,19 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      timer.unref();
-      server.close(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-      server.closeIdleConnections();
-    });
+    closing ??= Promise.all([
+      // Deliveries on the wire get the same grace as requests in flight.
+      delivery.close(CLOSE_GRACE_MS),
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+    ]).then(() => undefined);
     return closing;
   };
 
@@ -81,22 +94,26 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
 }
 
 /** Every route the sandbox serves. */
-const ROUTES: readonly Route[] = [...LEGACY_ROUTES, ...V1_ROUTES];
+const ROUTES: readonly Route[] = [...LEGACY_ROUTES, ...V1_ROUTES, ...CONTROL_ROUTES];
 
-/** Versioned paths get versioned answers, whatever goes wrong. */
+/** Versioned paths get versioned answers, whatever goes wrong; control paths plain JSON. */
 function styleOf(path: string): RouteStyle {
+  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return 'control';
   return path === '/v1' || path.startsWith('/v1/') ? 'versioned' : 'legacy';
 }
 
 function notFound(style: RouteStyle, path: string): GatewayReply {
+  if (style === 'control') return controlError(404, `No such endpoint: ${path}`);
   return style === 'versioned' ? versionedError(404, 'invalid_request_error', 'not_found', `No such endpoint: ${path}`) : legacy(404, 'Not found', {}, 404);
 }
 
 function methodNotAllowed(style: RouteStyle, method: string, allow: string): GatewayReply {
   const reply =
-    style === 'versioned'
-      ? versionedError(405, 'invalid_request_error', 'method_not_allowed', `Method ${method} is not allowed`)
-      : legacy(405, `Method ${method} is not allowed`, {}, 405);
+    style === 'control'
+      ? controlError(405, `Method ${method} is not allowed`)
+      : style === 'versioned'
+        ? versionedError(405, 'invalid_request_error', 'method_not_allowed', `Method ${method} is not allowed`)
+        : legacy(405, `Method ${method} is not allowed`, {}, 405);
   return { ...reply, headers: { ...reply.headers, allow } };
 }
 
@@ -126,9 +143,11 @@ async function handle(gateway: SandboxGateway, req: IncomingMessage, res: Server
     if (body === 'too-large') {
       send(
         res,
-        found.route.style === 'versioned'
-          ? versionedError(413, 'invalid_request_error', 'body_too_large', `Request body is larger than ${BODY_LIMIT} bytes`)
-          : legacy(101, `Request body is larger than ${BODY_LIMIT} bytes`, {}, 413),
+        found.route.style === 'control'
+          ? controlError(413, `Request body is larger than ${BODY_LIMIT} bytes`)
+          : found.route.style === 'versioned'
+            ? versionedError(413, 'invalid_request_error', 'body_too_large', `Request body is larger than ${BODY_LIMIT} bytes`)
+            : legacy(101, `Request body is larger than ${BODY_LIMIT} bytes`, {}, 413),
       );
       return;
     }
@@ -136,9 +155,11 @@ async function handle(gateway: SandboxGateway, req: IncomingMessage, res: Server
     if (typeof decoded === 'string') {
       send(
         res,
-        found.route.style === 'versioned'
-          ? versionedError(400, 'invalid_request_error', 'invalid_body', `Validation problem: ${decoded}`)
-          : legacy(101, `Validation problem: ${decoded}`),
+        found.route.style === 'control'
+          ? controlError(400, `Validation problem: ${decoded}`)
+          : found.route.style === 'versioned'
+            ? versionedError(400, 'invalid_request_error', 'invalid_body', `Validation problem: ${decoded}`)
+            : legacy(101, `Validation problem: ${decoded}`),
       );
       return;
     }

@@ -36,3 +36,119 @@ describe('sandboxRun', () => {
     }
   });
 });
+
+describe('sandboxRun: notifications', () => {
+  it('logs each delivery attempt: one line on stderr, or an NDJSON line on stdout with --json', async () => {
+    const { startReceiver, send, hmacOf } = await import('../support/notifications.js');
+    const app = await startReceiver();
+    app.answer = { status: 204, body: '' };
+    for (const json of [false, true]) {
+      const t = IOStreams.test({ json, color: false });
+      const stop = new AbortController();
+      const running = sandboxRun({
+        io: t.io,
+        signal: stop.signal,
+        releaseDeadline: () => undefined,
+        server: { port: 0, host: '127.0.0.1', notifications: { retryDelaysMs: [10] } },
+      });
+      await expect.poll(() => /http:\/\/127\.0\.0\.1:\d+/.exec(t.stdout())?.[0]).toBeTruthy();
+      const url = (/http:\/\/127\.0\.0\.1:\d+/.exec(t.stdout()) as RegExpExecArray)[0];
+      const body = JSON.stringify({ merchant: 'sandbox-merchant-key', amount: 10, payCurrency: 'USDT', callbackUrl: app.url });
+      await send(`${url}/merchants/request/whitelabel`, body, { 'content-type': 'application/json' });
+      const log = (): string => (json ? t.stdout().split('\n').slice(1).join('\n') : t.stderr());
+      await expect
+        .poll(
+          () =>
+            log()
+              .split('\n')
+              .filter((l) => l !== '').length,
+        )
+        .toBe(2);
+      if (json) {
+        const entries = log()
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+        expect(entries[0]).toMatchObject({
+          event: 'delivery',
+          status: 'waiting',
+          url: app.url,
+          attempt: 1,
+          attempts: 2,
+          result: 'not-acknowledged',
+          httpStatus: 204,
+          nextRetryMs: 10,
+        });
+        expect(entries[1]).toMatchObject({ attempt: 2, result: 'not-acknowledged', nextRetryMs: null });
+      } else {
+        expect(log()).toMatch(
+          /^\d\d:\d\d:\d\d notify sbx\w+ waiting → http:\/\/127\.0\.0\.1:\d+\/hooks: HTTP 204 \(empty body\), not "ok" \(attempt 1\/2\); retry in 0\.01 s\n/,
+        );
+        expect(log()).toMatch(/\(attempt 2\/2\); gave up\n$/);
+      }
+      for (const r of app.requests) expect(r.headers.hmac).toBe(hmacOf('sandbox-merchant-key', r.body));
+      stop.abort();
+      await running;
+    }
+    await app.close();
+  });
+});
+
+describe('sandboxControlRun (gw sandbox trigger / resend)', () => {
+  it('triggers a state and reports the delivery; resends; refusals map to exit codes', async () => {
+    const { sandboxControlRun } = await import('../../src/commands/sandbox.js');
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const { startReceiver, send, freePort } = await import('../support/notifications.js');
+    const app = await startReceiver();
+    const sbx = await startSandbox();
+    try {
+      const created = await send(
+        `${sbx.url}/merchants/request/whitelabel`,
+        JSON.stringify({ merchant: sbx.merchantKey, amount: 10, payCurrency: 'USDT', callbackUrl: app.url }),
+        { 'content-type': 'application/json' },
+      );
+      const trackId = (JSON.parse(created.body) as { trackId: string }).trackId;
+      const target = async () => ({ url: new URL(sbx.url), merchantKey: sbx.merchantKey });
+      const signal = new AbortController().signal;
+
+      const t = IOStreams.test();
+      await sandboxControlRun({ io: t.io, signal, target, action: { kind: 'trigger', trackId, state: 'paid' } });
+      expect(t.stdout()).toBe(`${trackId} is now paid; notification to ${app.url}: HTTP 200 "ok" (attempt 1/5)\n`);
+
+      const j = IOStreams.test({ json: true });
+      await sandboxControlRun({ io: j.io, signal, target, action: { kind: 'resend', trackId } });
+      expect(JSON.parse(j.stdout())).toMatchObject({ ok: true, trackId, notification: { result: 'acknowledged', status: 'paid', httpStatus: 200 } });
+
+      app.answer = { status: 500, body: 'nope' };
+      const f = IOStreams.test();
+      await sandboxControlRun({ io: f.io, signal, target, action: { kind: 'trigger', trackId, state: 'refunded' } });
+      expect(f.stdout()).toMatch(/is now refunded; notification to .*: HTTP 500 "nope", not "ok" \(attempt 1\/5\); retry in 1 s\n$/);
+
+      await expect(sandboxControlRun({ io: t.io, signal, target, action: { kind: 'trigger', trackId: 'nope', state: 'paid' } })).rejects.toMatchObject({
+        exitCode: 65,
+        message: 'the sandbox refused: no payment with track id nope',
+      });
+      await expect(
+        sandboxControlRun({
+          io: t.io,
+          signal,
+          target: async () => ({ url: new URL(sbx.url), merchantKey: 'wrong-key-123' }),
+          action: { kind: 'resend', trackId },
+        }),
+      ).rejects.toMatchObject({ exitCode: 77 });
+      const nowhere = new URL(`http://127.0.0.1:${await freePort()}`);
+      await expect(
+        sandboxControlRun({ io: t.io, signal, target: async () => ({ url: nowhere, merchantKey: 'k' }), action: { kind: 'resend', trackId } }),
+      ).rejects.toMatchObject({
+        exitCode: 69,
+        message: expect.stringMatching(/cannot reach the sandbox .*connection refused/) as unknown,
+      });
+      await expect(
+        sandboxControlRun({ io: t.io, signal, target: async () => ({ url: new URL(app.url), merchantKey: 'k' }), action: { kind: 'resend', trackId } }),
+      ).rejects.toMatchObject({ exitCode: 76 });
+    } finally {
+      await sbx.close();
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,315 @@
+// gw listen [--port <n>] [--host <addr>] [--path <path>] [--forward-to <url>]: a local receiver
+// for the gateway's payment notifications. Each POST is verified over its raw bytes (HMAC-SHA512,
+// merchant key for payment types, payout key for payouts), answered as the gateway requires
+// (HTTP 200 `ok` only for a verified notification), printed as one line (or one NDJSON object),
+// and optionally relayed to the merchant's application. Runs until Ctrl-C.
+import { Command } from 'commander';
+import { parsePort } from '../cmdutil/args.js';
+import type { Clock } from '../cmdutil/clock.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { withHelp } from '../cmdutil/help.js';
+import { ConfigError, ExitCode, GwError, UsageError } from '../errors.js';
+import type { KeySetting } from '../gateway/gateway.js';
+import type { IOStreams } from '../output/iostreams.js';
+import { toJson } from '../output/json.js';
+import { Untrusted } from '../output/untrusted.js';
+import type { Amount } from '../notifications/decode.js';
+import type { Receipt } from '../notifications/listener.js';
+import type { ListenerOptions } from '../notifications/listener.js';
+
+export interface ListenKeys {
+  merchant?: KeySetting;
+  payout?: KeySetting;
+}
+
+export interface ListenOptions {
+  io: IOStreams;
+  clock: Clock;
+  signal: AbortSignal;
+  releaseDeadline: () => void;
+  /** The merchant and payout keys from the configuration (flags, env, files). */
+  keys: () => Promise<ListenKeys>;
+  host: string;
+  port: number;
+  path: string;
+  forward?: { url: URL; unverified: boolean; timeoutMs: number };
+  /** Largest body taken (tests make it small). */
+  bodyLimit?: number;
+}
+
+interface ListenFlags {
+  port?: string;
+  host: string;
+  path: string;
+  forwardTo?: string;
+  forwardUnverified?: boolean;
+  forwardTimeout: string;
+}
+
+export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<void> = listenRun): Command {
+  const command = new Command('listen')
+    .description("receive the gateway's payment notifications on this machine: verify each signature, answer as the gateway requires, print each one")
+    .option('--port <n>', 'port to listen on (default: a free one)')
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--path <path>', 'the path notifications are POSTed to (the callback URL’s path)', '/')
+    .option(
+      '--forward-to <url>',
+      'relay each verified notification (same bytes and HMAC header) to your application, and answer the gateway ok only when it answered 2xx',
+    )
+    .option('--forward-unverified', 'also relay notifications that do not verify, marked with the header X-Gw-Unverified: <reason>')
+    .option('--forward-timeout <seconds>', 'how long the application may take to answer', '10')
+    .action((_flags: unknown, cmd: Command) => {
+      const flags = cmd.opts<ListenFlags>();
+      if (flags.forwardUnverified === true && flags.forwardTo === undefined) throw new UsageError('--forward-unverified needs --forward-to <url>');
+      return runF({
+        io: f.io,
+        clock: f.clock,
+        signal: f.signal,
+        releaseDeadline: () => f.releaseDeadline(),
+        keys: () => configuredKeys(f),
+        host: parseHost(flags.host),
+        port: parsePort(flags.port),
+        path: parsePath(flags.path),
+        ...(flags.forwardTo !== undefined && {
+          forward: {
+            url: parseHttpUrl(flags.forwardTo, '--forward-to'),
+            unverified: flags.forwardUnverified === true,
+            timeoutMs: parseSeconds(flags.forwardTimeout, '--forward-timeout'),
+          },
+        }),
+      });
+    });
+  return withHelp(command, {
+    examples: [
+      'gw listen --port 8787 --path /hooks',
+      'gw listen --port 8787 --forward-to http://127.0.0.1:3000/hooks',
+      'gw listen --json | jq -c "select(.event == \\"notification\\") | {verified, trackId, status}"',
+    ],
+    json: '{"event": "listening", "url"} first, then one line per request: {"event": "notification", "time", "httpStatus", "verified", "code", "reason", "keyKind", "type", "trackId", "status", "gatewayStatus", "amount", "currency", "payAmount", "payCurrency", "orderId", "body", "forward"}',
+    notes:
+      'Keys: the merchant API key verifies payment notifications, the payout API key payout ones (--merchant-key, --payout-key, env or config file). ' +
+      'Answers: 200 "ok" (verified), 400 not JSON, 401 no HMAC header, 403 signature does not verify, 404 wrong path, 405 not POST, 413 body over 64 KiB, 502/504 the application (--forward-to) did not take it. Ctrl-C stops it (exit 0).',
+  });
+}
+
+async function configuredKeys(f: Factory): Promise<ListenKeys> {
+  const config = await f.config();
+  const { describeSource } = await import('../config/resolve.js');
+  const keys: ListenKeys = {};
+  if (config.merchantKey !== undefined) keys.merchant = { value: config.merchantKey.value, from: describeSource(config.merchantKey.source) };
+  if (config.payoutKey !== undefined) keys.payout = { value: config.payoutKey.value, from: describeSource(config.payoutKey.source) };
+  return keys;
+}
+
+export function parseHttpUrl(text: string, flag: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${text.slice(0, 60)}")`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${text.slice(0, 60)}")`);
+  }
+  if (url.username !== '' || url.password !== '') throw new UsageError(`${flag} must not contain a user name or password`);
+  return url;
+}
+
+export function parseSeconds(text: string, flag: string, max = 600): number {
+  const seconds = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(seconds >= 0.001 && seconds <= max)) throw new UsageError(`${flag} must be a number of seconds from 0.001 to ${max} (got "${text.slice(0, 20)}")`);
+  return Math.round(seconds * 1000);
+}
+
+function parsePath(text: string): string {
+  if (/[\s\u0000-\u001f\u007f?#]/.test(text) || text.length > 200)
+    throw new UsageError(`--path must be a URL path such as /hooks (got "${text.slice(0, 40)}")`);
+  return text.startsWith('/') ? text : `/${text}`;
+}
+
+function parseHost(text: string): string {
+  const host = text.trim().replace(/^\[|\]$/g, '');
+  if (host === '' || /[\s/?#@]/.test(host)) throw new UsageError(`--host must be an address to listen on, such as 127.0.0.1 (got "${text.slice(0, 40)}")`);
+  return host;
+}
+
+/** A failure to open a listening socket, said plainly. */
+export function bindFailure(error: NodeJS.ErrnoException, what: string, where: string): GwError | NodeJS.ErrnoException {
+  if (error.code === 'EADDRINUSE')
+    return new GwError(ExitCode.UNAVAILABLE, `cannot serve ${what} on ${where}: the port is in use`, {
+      hint: 'choose another --port, or leave it out for a free one',
+    });
+  if (error.code === 'EACCES')
+    return new GwError(ExitCode.UNAVAILABLE, `cannot serve ${what} on ${where}: permission denied`, {
+      hint: 'ports below 1024 need privileges: choose a higher --port',
+    });
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+    return new GwError(ExitCode.USAGE, `cannot serve ${what} on ${where}: this machine has no such address`);
+  return error;
+}
+
+export async function listenRun(opts: ListenOptions): Promise<void> {
+  const { io } = opts;
+  opts.releaseDeadline();
+  const configured = await opts.keys();
+  if (configured.merchant === undefined && configured.payout === undefined) {
+    throw new ConfigError(
+      'no merchant or payout API key is configured: gw listen verifies notifications with them',
+      'set GATEWAY_MERCHANT_KEY (payment notifications) and GATEWAY_PAYOUT_KEY (payout notifications), or merchantKey/payoutKey in your config file',
+    );
+  }
+  const [{ startListener }, { NotificationKeys }] = await Promise.all([import('../notifications/listener.js'), import('../notifications/signature.js')]);
+  const keys = new NotificationKeys({ merchant: configured.merchant?.value, payout: configured.payout?.value });
+  // The keys never appear in output: IOStreams scrubs every key it knows.
+  for (const key of [configured.merchant, configured.payout]) if (key !== undefined && !io.secrets.includes(key.value)) io.secrets.push(key.value);
+
+  const stats = { received: 0, verified: 0 };
+  const format = receiptFormatter(io);
+  // Lines are written in batches, once per turn of the event loop: under load one write (and one
+  // scrub) carries many notifications instead of one each.
+  let batch: string[] = [];
+  let flushing: NodeJS.Immediate | undefined;
+  const flush = (): void => {
+    flushing = undefined;
+    if (batch.length === 0) return;
+    const text = batch.join('');
+    batch = [];
+    if (!io.stdoutClosed) io.out(text);
+  };
+  const options: ListenerOptions = {
+    host: opts.host,
+    port: opts.port,
+    path: opts.path,
+    keys,
+    now: () => opts.clock.now(),
+    ...(opts.forward !== undefined && { forward: opts.forward }),
+    ...(opts.bodyLimit !== undefined && { bodyLimit: opts.bodyLimit }),
+    onReceipt: (receipt) => {
+      stats.received++;
+      if (receipt.verified) stats.verified++;
+      batch.push(format(receipt));
+      flushing ??= setImmediate(flush);
+    },
+  };
+  const where = `${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
+  const listener = await startListener(options).catch((error: NodeJS.ErrnoException) => {
+    throw bindFailure(error, 'notifications', where);
+  });
+  try {
+    if (io.json) {
+      io.out(`${toJson({ event: 'listening', url: listener.url, keys: keys.kinds, forwardTo: opts.forward?.url.href ?? null }, 0)}\n`);
+    } else {
+      const using = [
+        configured.merchant === undefined ? 'no merchant key: payment notifications will be refused' : `the merchant key from ${configured.merchant.from}`,
+        configured.payout === undefined ? 'no payout key: payout notifications will be refused' : `the payout key from ${configured.payout.from}`,
+      ];
+      io.notice(
+        `Listening for notifications on ${listener.url} (POST; signatures checked with ${using.join(', and ')})\n` +
+          (opts.forward === undefined
+            ? ''
+            : `Relaying ${opts.forward.unverified ? 'every notification (unverified ones marked X-Gw-Unverified)' : 'verified notifications'} to ${opts.forward.url.href}\n`) +
+          'Press Ctrl-C to stop.',
+      );
+    }
+    await new Promise<void>((resolve) => {
+      if (opts.signal.aborted) resolve();
+      else opts.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await listener.close();
+    clearImmediate(flushing);
+    flush();
+  }
+  io.notice(`Stopped: ${stats.received} request${stats.received === 1 ? '' : 's'}, ${stats.verified} verified.`);
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** Width of the verdict column ("not taken 504"). */
+const VERDICT_WIDTH = 13;
+
+function clockTime(ms: number): string {
+  const d = new Date(ms);
+  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+}
+
+function amountText(amount: Amount | null, currency: Untrusted | null): string | undefined {
+  if (amount === null) return undefined;
+  return currency === null ? `${amount}` : `${amount} ${currency.line(20)}`;
+}
+
+/** One line per request (or one NDJSON object with --json). */
+function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
+  if (io.json) {
+    return (r) => {
+      const s = r.summary;
+      const f = r.forward;
+      return `${toJson(
+        {
+          event: 'notification',
+          time: new Date(r.at).toISOString(),
+          method: Untrusted.of(r.method),
+          path: Untrusted.of(r.path),
+          httpStatus: r.httpStatus,
+          verified: r.verified,
+          code: r.code,
+          reason: r.reason === undefined ? null : r.reason,
+          keyKind: r.keyKind ?? null,
+          type: s?.type ?? null,
+          trackId: s?.trackId ?? null,
+          status: s?.state ?? null,
+          gatewayStatus: s?.gatewayStatus ?? null,
+          amount: s?.amount ?? null,
+          currency: s?.currency ?? null,
+          payAmount: s?.payAmount ?? null,
+          payCurrency: s?.payCurrency ?? null,
+          orderId: s?.orderId ?? null,
+          body: r.body === undefined ? null : Untrusted.of(r.body.toString('utf8')),
+          forward:
+            f === undefined
+              ? null
+              : {
+                  sent: f.sent,
+                  unverified: f.unverified,
+                  status: f.result?.ok === true ? f.result.status : null,
+                  body: f.result?.ok === true ? Untrusted.of(f.result.body) : null,
+                  error: f.result?.ok === false ? f.result.message : null,
+                  ms: f.result?.ms ?? null,
+                },
+        },
+        0,
+      )}\n`;
+    };
+  }
+  return (r) => {
+    const c = io.chalk;
+    const s = r.summary;
+    const parts: string[] = [clockTime(r.at)];
+    const relayFailed = r.code === 'forward-failed' || r.code === 'forward-refused';
+    const verdict = r.httpStatus === 200 ? 'verified' : relayFailed ? `not taken ${r.httpStatus}` : `refused ${r.httpStatus}`;
+    parts.push(r.httpStatus === 200 ? c.green(verdict.padEnd(VERDICT_WIDTH)) : c.red(verdict.padEnd(VERDICT_WIDTH)));
+    if (s === undefined) {
+      parts.push(`${Untrusted.of(r.method).line(10)} ${Untrusted.of(r.path).line(60)}`);
+    } else {
+      parts.push(s.type?.line(20) ?? '(no type)', s.trackId?.line(40) ?? '(no track id)');
+      parts.push(s.gatewayStatus === null ? 'no status' : `${s.state === 'paid' ? c.bold(s.state) : s.state} (${s.gatewayStatus.line(30)})`);
+      const amount = amountText(s.amount, s.currency);
+      if (amount !== undefined) parts.push(amount);
+      const paid = amountText(s.payAmount, s.payCurrency);
+      if (paid !== undefined) parts.push(`pay ${paid}`);
+      if (s.orderId !== null) parts.push(`order ${s.orderId.line(40)}`);
+    }
+    let line = parts.join('  ');
+    if (r.reason !== undefined && !relayFailed) line += ` — ${Untrusted.of(r.reason).line(200)}`;
+    const f = r.forward;
+    if (f !== undefined) {
+      if (!f.sent) line += '  → app: not relayed (unverified)';
+      else if (f.result?.ok === true) {
+        const body = f.result.body === '' ? '' : ` "${Untrusted.of(f.result.body).line(40)}"`;
+        line += `  → app${f.unverified ? ' (marked unverified)' : ''}: HTTP ${f.result.status}${body} in ${f.result.ms} ms`;
+      } else if (f.result !== undefined) line += `  → app${f.unverified ? ' (marked unverified)' : ''}: ${f.result.message}`;
+      if (relayFailed) line += '; the gateway will send it again';
+    }
+    return `${line}\n`;
+  };
+}

@@ -1,0 +1,391 @@
+// gw webhook verify|send: check a notification's signature offline, and send a realistic signed
+// notification to a receiver to see whether it answers as the gateway requires.
+//
+// Exit codes (also in --help):
+//   verify: 0 verifies · 1 does not verify (the likely cause is printed) · 64 usage (no body, no
+//           signature, unreadable file) · 78 no key configured to verify with
+//   send:   0 the endpoint answered HTTP 200 with the body `ok` · 1 it answered, otherwise ·
+//           64 usage · 69 it could not be reached · 75 no answer in time · 78 no key to sign with
+import { Command } from 'commander';
+import { parseText } from '../cmdutil/args.js';
+import type { Clock } from '../cmdutil/clock.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { withHelp } from '../cmdutil/help.js';
+import { isFiat } from '../domain/payment-rules.js';
+import { fractionDigits, multiplyRounded, parsePositiveDecimal } from '../money/decimal.js';
+import { parseState, type PaymentState } from '../domain/payment-status.js';
+import { ConfigError, ExitCode, GwError, UsageError } from '../errors.js';
+import { MAX_ATTEMPTS, whyNotAcknowledged } from '../notifications/acknowledge.js';
+import type { NotificationPayment } from '../notifications/payload.js';
+import { NOTIFICATION_TYPES, V1_TYPES, defaultType, type NotificationStyle, type NotificationType } from '../notifications/types.js';
+import type { IOStreams } from '../output/iostreams.js';
+import { Untrusted } from '../output/untrusted.js';
+import { parseHttpUrl, type ListenKeys } from './listen.js';
+
+/** Exit code of a check that says no: the signature does not verify, the endpoint did not answer `ok`. */
+export const NOT_VERIFIED = ExitCode.REFUSED;
+
+/** Largest body or header file read. */
+const INPUT_LIMIT = 1024 * 1024;
+
+export interface WebhookVerifyOptions {
+  io: IOStreams;
+  keys: () => Promise<ListenKeys>;
+  /** The body: a file, or stdin when undefined or "-". */
+  file: string | undefined;
+  /** The signature as given with --hmac. */
+  hmac?: string;
+  /** A saved header block holding an `HMAC: …` line. */
+  headerFile?: string;
+}
+
+export interface WebhookSendOptions {
+  io: IOStreams;
+  clock: Clock;
+  signal: AbortSignal;
+  keys: () => Promise<ListenKeys>;
+  url: URL;
+  style: NotificationStyle;
+  type: NotificationType;
+  status: PaymentState;
+  trackId?: string;
+  orderId?: string;
+  amount: string;
+  currency: string;
+  /** Longest wait for the answer (the command's deadline applies too). */
+  timeoutMs: number;
+}
+
+interface VerifyFlags {
+  hmac?: string;
+  headerFile?: string;
+}
+
+interface SendFlags {
+  status: string;
+  type?: string;
+  style?: string;
+  trackId?: string;
+  orderId?: string;
+  amount: string;
+  currency: string;
+}
+
+async function configuredKeys(f: Factory): Promise<ListenKeys> {
+  const config = await f.config();
+  const { describeSource } = await import('../config/resolve.js');
+  const keys: ListenKeys = {};
+  if (config.merchantKey !== undefined) keys.merchant = { value: config.merchantKey.value, from: describeSource(config.merchantKey.source) };
+  if (config.payoutKey !== undefined) keys.payout = { value: config.payoutKey.value, from: describeSource(config.payoutKey.source) };
+  return keys;
+}
+
+export function newCmdWebhook(
+  f: Factory,
+  verifyF: (opts: WebhookVerifyOptions) => Promise<void> = webhookVerifyRun,
+  sendF: (opts: WebhookSendOptions) => Promise<void> = webhookSendRun,
+): Command {
+  const verify = new Command('verify')
+    .description("check a notification's HMAC signature against its body, and say why it fails")
+    .argument('[file]', 'the body exactly as received (default: stdin; "-" for stdin)')
+    .option('--hmac <hex>', 'the signature (the HMAC header’s value)')
+    .option('--header-file <file>', 'a saved header block with an "HMAC: …" line (curl -D, a proxy log…)')
+    .action((file: string | undefined, flags: VerifyFlags) => {
+      if (flags.hmac === undefined && flags.headerFile === undefined) throw new UsageError('give the signature: --hmac <hex> or --header-file <file>');
+      if (flags.hmac !== undefined && flags.headerFile !== undefined) throw new UsageError('give the signature once: --hmac or --header-file, not both');
+      if ((file === undefined || file === '-') && f.io.stdinIsTTY) throw new UsageError('give the body: a file, or pipe it on stdin');
+      return verifyF({
+        io: f.io,
+        keys: () => configuredKeys(f),
+        file,
+        ...(flags.hmac !== undefined && { hmac: flags.hmac }),
+        ...(flags.headerFile !== undefined && { headerFile: flags.headerFile }),
+      });
+    });
+  withHelp(verify, {
+    examples: [
+      'gw webhook verify body.json --hmac 3f1c…',
+      'gw webhook verify body.json --header-file headers.txt',
+      'pbpaste | gw webhook verify --hmac "$SIG" --json',
+    ],
+    json: '{"verified", "keyKind", "expectedKeyKind", "type", "trackId", "status", "bodyBytes", "causes": [{"code", "message"}]}',
+    notes:
+      'Exit codes: 0 verifies, 1 does not verify (the likely cause is printed: wrong key kind, body changed after signing — trailing newline, line endings, JSON re-serialised — or a signature upper-cased, cut short, base64 or SHA-256), 64 usage, 78 no key configured.',
+  });
+
+  const send = new Command('send')
+    .description('send a realistic signed notification to a receiver and check that it answers as the gateway requires (HTTP 200, body "ok")')
+    .argument('<url>', "the receiver's URL (your callback URL)")
+    .option('--status <state>', 'the payment state it reports: new, waiting, confirming, paid, underpaid, expired, failed, refunded', 'paid')
+    .option('--type <type>', `the notification type: ${NOTIFICATION_TYPES.join(', ')} (payout is signed with the payout key)`)
+    .option('--style <style>', 'legacy (camelCase, as for payments made through the legacy endpoints) or v1 (snake_case, the versioned API)')
+    .option('--track-id <id>', 'the track id it carries (default: a made-up one)')
+    .option('--order-id <id>', 'the order id it carries')
+    .option('--amount <amount>', 'the payment amount', '25')
+    .option('--currency <symbol>', 'the payment currency', 'USDT')
+    .action((url: string, flags: SendFlags) => {
+      const status = parseState(flags.status);
+      if (status === undefined || status === 'unknown')
+        throw new UsageError(`--status must be a payment state such as paid or confirming (got "${flags.status.slice(0, 30)}")`);
+      let type: NotificationType | undefined;
+      if (flags.type !== undefined) {
+        const t = flags.type.trim().toLowerCase();
+        if (!(NOTIFICATION_TYPES as readonly string[]).includes(t))
+          throw new UsageError(`--type must be one of ${NOTIFICATION_TYPES.join(', ')} (got "${flags.type.slice(0, 30)}")`);
+        type = t as NotificationType;
+      }
+      let style: NotificationStyle;
+      if (flags.style !== undefined) {
+        const s = flags.style.trim().toLowerCase();
+        if (s !== 'legacy' && s !== 'v1') throw new UsageError(`--style must be legacy or v1 (got "${flags.style.slice(0, 20)}")`);
+        style = s;
+      } else {
+        style = type !== undefined && type !== 'payout' && (V1_TYPES as readonly string[]).includes(type) ? 'v1' : 'legacy';
+      }
+      const currency = flags.currency.trim().toUpperCase();
+      if (!/^[A-Z0-9][A-Z0-9._-]{0,19}$/.test(currency))
+        throw new UsageError(`--currency must be a currency symbol such as USDT (got "${flags.currency.slice(0, 20)}")`);
+      return sendF({
+        io: f.io,
+        clock: f.clock,
+        signal: f.signal,
+        keys: () => configuredKeys(f),
+        url: parseHttpUrl(url, '<url>'),
+        style,
+        type: type ?? defaultType(style),
+        status,
+        ...(flags.trackId !== undefined && { trackId: parseId(flags.trackId, '--track-id') }),
+        ...(flags.orderId !== undefined && { orderId: parseText(flags.orderId, '--order-id', 100) }),
+        amount: parseAmount(flags.amount, '--amount'),
+        currency,
+        timeoutMs: 30_000,
+      });
+    });
+  withHelp(send, {
+    examples: [
+      'gw webhook send http://127.0.0.1:3000/hooks',
+      'gw webhook send http://127.0.0.1:3000/hooks --status confirming --order-id 1042',
+      'gw webhook send http://127.0.0.1:3000/hooks --style v1 --type invoice --json',
+    ],
+    json: '{"url", "style", "type", "trackId", "status", "gatewayStatus", "hmac", "body", "answer": {"status", "body", "ms"} | null, "error", "acknowledged"}',
+    notes:
+      'Exit codes: 0 the receiver answered HTTP 200 with the body "ok", 1 it answered otherwise, 64 usage, 69 unreachable, 75 no answer in time, 78 no key to sign with.',
+  });
+
+  return new Command('webhook')
+    .description('check and send payment notifications (webhooks): verify a signature, test your receiver')
+    .addCommand(verify)
+    .addCommand(send)
+    .action(() => {
+      throw new UsageError('gw webhook needs a subcommand: verify or send', 'see gw webhook --help');
+    });
+}
+
+function parseId(text: string, flag: string): string {
+  const id = text.trim();
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new UsageError(`${flag} must be letters, digits, "_" or "-" (got "${text.slice(0, 30)}")`);
+  return id;
+}
+
+/** Reads a file (at most INPUT_LIMIT bytes); a problem is a usage error naming the file. */
+async function readInput(file: string, what: string): Promise<Buffer> {
+  const { open } = await import('node:fs/promises');
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UsageError(`${what} ${file} is not a regular file`);
+    if (info.size > INPUT_LIMIT) throw new UsageError(`${what} ${file} is larger than ${INPUT_LIMIT} bytes`);
+    return await handle.readFile();
+  } catch (error) {
+    if (error instanceof GwError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`cannot read ${what} ${file} (${code})`);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * The signature from a saved header block, liberally: an `HMAC: …` line (any case, `:` or `=`,
+ * quoted or not, as in curl -D dumps, `-H 'HMAC: …'` or a JSON header map), else the whole file
+ * when it is one token.
+ */
+export function signatureFromHeaderText(text: string): string | undefined {
+  const match = /(?:^|[\s'"{,])hmac["']?\s*[:=]\s*["']?([^\s"',}]+)/im.exec(text);
+  if (match?.[1] !== undefined) return match[1];
+  const whole = text.trim();
+  return /^[A-Za-z0-9+/=_-]{16,}$/.test(whole) ? whole : undefined;
+}
+
+export async function webhookVerifyRun(opts: WebhookVerifyOptions): Promise<void> {
+  const { io } = opts;
+  let signature: string;
+  if (opts.headerFile !== undefined) {
+    const found = signatureFromHeaderText((await readInput(opts.headerFile, 'the header file')).toString('utf8'));
+    if (found === undefined) throw new UsageError(`the header file ${opts.headerFile} has no "HMAC: …" line`);
+    signature = found;
+  } else {
+    signature = (opts.hmac ?? '').trim().replace(/^["']|["']$/g, '');
+    if (signature === '') throw new UsageError('--hmac is empty');
+  }
+  let body: Buffer;
+  if (opts.file === undefined || opts.file === '-') {
+    const read = await io.readStdin(INPUT_LIMIT);
+    if (read === 'too-large') throw new UsageError(`the body on stdin is larger than ${INPUT_LIMIT} bytes`);
+    body = read;
+  } else {
+    body = await readInput(opts.file, 'the body file');
+  }
+  if (body.length === 0) throw new UsageError(`the body is empty (${opts.file === undefined || opts.file === '-' ? 'nothing came on stdin' : opts.file})`);
+
+  const configured = await opts.keys();
+  if (configured.merchant === undefined && configured.payout === undefined) {
+    throw new ConfigError(
+      'no merchant or payout API key is configured to verify with',
+      'set GATEWAY_MERCHANT_KEY and/or GATEWAY_PAYOUT_KEY, or merchantKey/payoutKey in your config file',
+    );
+  }
+  const [{ NotificationKeys, diagnose, keyName }, { readNotification }] = await Promise.all([
+    import('../notifications/signature.js'),
+    import('../notifications/decode.js'),
+  ]);
+  const keys = new NotificationKeys({ merchant: configured.merchant?.value, payout: configured.payout?.value });
+  const read = readNotification(body);
+  const summary = read.ok ? read.summary : undefined;
+  const diagnosis = diagnose(body, signature, summary?.type?.raw(), keys);
+  const from = (kind: 'merchant' | 'payout'): string => configured[kind]?.from ?? '?';
+
+  if (io.json) {
+    io.printJson({
+      verified: diagnosis.verified,
+      keyKind: diagnosis.keyKind ?? null,
+      expectedKeyKind: diagnosis.expectedKind ?? null,
+      type: summary?.type ?? null,
+      trackId: summary?.trackId ?? null,
+      status: summary?.state ?? null,
+      gatewayStatus: summary?.gatewayStatus ?? null,
+      bodyBytes: body.length,
+      causes: diagnosis.causes,
+    });
+  } else {
+    const c = io.chalk;
+    const about =
+      summary === undefined
+        ? `  the body is not a JSON object (${body.length} bytes)\n`
+        : `  ${summary.type?.line(20) ?? '(no type)'} notification, track id ${summary.trackId?.line(40) ?? '(none)'}, status ${summary.gatewayStatus?.line(30) ?? '(none)'} (${summary.state}), ${body.length} bytes\n`;
+    if (diagnosis.verified && diagnosis.keyKind !== undefined) {
+      io.out(`${c.green('verified')}: the HMAC-SHA512 of the body with the ${keyName(diagnosis.keyKind)} (from ${from(diagnosis.keyKind)}) matches\n${about}`);
+      for (const cause of diagnosis.causes) io.out(`  note: ${cause.message}\n`);
+    } else {
+      const expected =
+        diagnosis.expectedKind === undefined ? '' : ` (a ${summary?.type?.line(20) ?? ''} notification is signed with the ${keyName(diagnosis.expectedKind)})`;
+      io.out(`${c.red('does not verify')}${expected}\n${about}`);
+      for (const cause of diagnosis.causes) io.out(`  - ${cause.message}\n`);
+    }
+  }
+  if (!diagnosis.verified) {
+    const first = diagnosis.causes[0];
+    throw new GwError(NOT_VERIFIED, 'the signature does not verify', first === undefined ? {} : { hint: `likely cause: ${first.code}` });
+  }
+}
+
+const SEND_ADDRESS = 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe';
+
+export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
+  const { io } = opts;
+  const kind = opts.type === 'payout' ? 'payout' : 'merchant';
+  const configured = await opts.keys();
+  const key = configured[kind];
+  if (key === undefined) {
+    throw new ConfigError(
+      `no ${kind} API key is configured to sign a ${opts.type} notification with`,
+      kind === 'payout' ? 'set GATEWAY_PAYOUT_KEY or payoutKey in your config file' : 'set GATEWAY_MERCHANT_KEY or merchantKey in your config file',
+    );
+  }
+  const [{ buildNotification, fakeTxId, statusText }, { signBody, SIGNATURE_HEADER_NAME }, { postBytes }] = await Promise.all([
+    import('../notifications/payload.js'),
+    import('../notifications/signature.js'),
+    import('../notifications/http.js'),
+  ]);
+  const nowS = Math.floor(opts.clock.now() / 1000);
+  const trackId = opts.trackId ?? String(100_000_000 + (nowS % 900_000_000));
+  const fiat = isFiat(opts.currency);
+  const seen = ['confirming', 'paid', 'underpaid', 'refunded'].includes(opts.status);
+  const payment: NotificationPayment = {
+    trackId,
+    status: opts.status,
+    amount: opts.amount,
+    currency: opts.currency,
+    payAmount: opts.amount,
+    payCurrency: fiat ? 'USDT' : opts.currency,
+    network: 'Tron Network',
+    address: SEND_ADDRESS,
+    receivedAmount: !seen ? '0' : opts.status === 'underpaid' ? halfOf(opts.amount) : opts.amount,
+    txID: fakeTxId(trackId),
+    description: '',
+    email: '',
+    orderId: opts.orderId ?? '',
+    feePaidByPayer: 0,
+    underPaidCover: '0',
+    createdAt: nowS - 600,
+    payDate: opts.status === 'paid' || opts.status === 'underpaid' ? nowS : 0,
+  };
+  const notification = buildNotification(payment, opts.style, opts.type);
+  const hmac = signBody(key.value, notification.body);
+  const result = await postBytes(
+    opts.url,
+    notification.body,
+    { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: hmac, 'user-agent': 'gw-webhook-send' },
+    { timeoutMs: opts.timeoutMs, signal: opts.signal, agent: false },
+  );
+  if (!result.ok && result.kind === 'aborted' && opts.signal.aborted) throw opts.signal.reason;
+  const problem = result.ok ? whyNotAcknowledged(result.status, result.body) : undefined;
+  const gatewayStatus = statusText(opts.status, opts.style);
+
+  if (io.json) {
+    io.printJson({
+      url: opts.url.href,
+      style: opts.style,
+      type: opts.type,
+      trackId,
+      status: opts.status,
+      gatewayStatus,
+      hmac,
+      body: notification.body,
+      answer: result.ok ? { status: result.status, body: Untrusted.of(result.body), ms: result.ms } : null,
+      error: result.ok ? null : result.message,
+      acknowledged: result.ok && problem === undefined,
+    });
+  } else {
+    io.out(
+      `POST ${opts.url.href}\n  ${opts.style} ${opts.type} notification, track id ${trackId}, status ${gatewayStatus}, signed with the ${kind} key (from ${key.from})\n`,
+    );
+    if (result.ok) {
+      const shown = result.body === '' ? '(empty body)' : `"${Untrusted.of(result.body).line(80)}"`;
+      io.out(
+        `  → HTTP ${result.status} ${shown} in ${result.ms} ms${problem === undefined ? `: ${io.chalk.green('answered as the gateway requires')}` : ''}\n`,
+      );
+    }
+  }
+  if (!result.ok) {
+    const code = result.kind === 'timeout' ? ExitCode.TEMPFAIL : ExitCode.UNAVAILABLE;
+    throw new GwError(code, `the notification was not delivered to ${opts.url.href}: ${result.message}`);
+  }
+  if (problem !== undefined) {
+    throw new GwError(NOT_VERIFIED, `the receiver did not acknowledge the notification: ${problem}`, {
+      hint: `the gateway would send it again, up to ${MAX_ATTEMPTS} attempts in all (after about 1 min, 3 min, 30 min, 3 h)`,
+    });
+  }
+}
+
+/** Half of a plain decimal amount, exactly (an underpaid test payment). */
+function halfOf(amount: string): string {
+  return multiplyRounded(amount, '0.5', fractionDigits(amount) + 1);
+}
+
+function parseAmount(text: string, flag: string): string {
+  const amount = parsePositiveDecimal(text);
+  if (amount === undefined) throw new UsageError(`${flag} must be a plain positive decimal such as 25 or 0.0004 (got "${text.slice(0, 30)}")`);
+  return amount;
+}

@@ -1,0 +1,281 @@
+// The sandbox delivers payment notifications as the real gateway does (gateway-public-facts.md §7):
+// on every change of a payment with a callbackUrl (creation included) it POSTs the notification
+// body — legacy style for payments made through the legacy endpoints, v1 style for the versioned
+// API's (PaymentSnapshot.api) — signed with the running sandbox's merchant key exactly as the
+// gateway signs (src/notifications/signature.ts), and sends it again when the receiver does not
+// answer HTTP 200 `ok`, on a compressed copy of the gateway's schedule.
+//
+// It is a listener of SandboxEvents (events.ts): it never changes a payment and never throws into
+// the lifecycle. Time is a Clock (ManualClock in tests), the HTTP call an injectable poster.
+//
+// Schedule: the gateway tries up to 5 times, waiting about 1 min, 3 min, 30 min and 3 h between
+// tries; the sandbox waits as many seconds (1 s, 3 s, 30 s, 180 s), configurable.
+//
+// Only loopback receivers (127.0.0.0/8, ::1, localhost) are delivered to unless `deliverAnywhere`.
+import { systemClock, type Clock } from '../cmdutil/clock.js';
+import type { PaymentState } from '../domain/payment-status.js';
+import { isAcknowledged } from '../notifications/acknowledge.js';
+import { isLoopbackUrl, postBytes, type PostResult } from '../notifications/http.js';
+import { buildNotification, type Notification } from '../notifications/payload.js';
+import { SIGNATURE_HEADER_NAME, signBody } from '../notifications/signature.js';
+import type { PaymentChange, PaymentSnapshot, SandboxEvents } from './events.js';
+
+/** The sandbox's waits before each retry: the gateway's minutes as seconds. */
+export const SANDBOX_RETRY_DELAYS_MS: readonly number[] = [1_000, 3_000, 30_000, 180_000];
+/** How long one attempt may take. */
+export const SANDBOX_DELIVERY_TIMEOUT_MS = 5_000;
+
+export type Poster = (
+  url: URL,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  options: { timeoutMs: number; signal: AbortSignal },
+) => Promise<PostResult>;
+
+export interface DeliveryOptions {
+  /** Waits before the 2nd, 3rd… attempt; attempts in all = length + 1. Default SANDBOX_RETRY_DELAYS_MS. */
+  retryDelaysMs?: readonly number[];
+  /** Deliver to any host, not only to this machine. */
+  deliverAnywhere?: boolean;
+  /** Per attempt; default SANDBOX_DELIVERY_TIMEOUT_MS. */
+  timeoutMs?: number;
+  clock?: Clock;
+  post?: Poster;
+  /** One entry per attempt (and per notification not sent), for `gw sandbox` to print. */
+  log?: (entry: DeliveryLogEntry) => void;
+}
+
+export type DeliveryResult =
+  /** HTTP 200 `ok`. */
+  | 'acknowledged'
+  /** An answer, but not HTTP 200 `ok`. */
+  | 'not-acknowledged'
+  /** No answer: refused, timed out, reset. */
+  | 'failed'
+  /** Not sent: the callbackUrl is not on this machine (and deliverAnywhere is off), or not a URL. */
+  | 'not-sent';
+
+export interface DeliveryLogEntry {
+  /** Unix milliseconds. */
+  at: number;
+  trackId: string;
+  status: PaymentState;
+  style: Notification['style'];
+  type: Notification['type'];
+  url: string;
+  attempt: number;
+  attempts: number;
+  result: DeliveryResult;
+  httpStatus?: number;
+  /** The receiver's answer body (its first bytes): receiver text, print it as Untrusted. */
+  answer?: string;
+  /** Why nothing was sent, or why there was no answer. */
+  error?: string;
+  ms?: number;
+  /** Wait before the next attempt; undefined when there is none. */
+  nextRetryMs?: number;
+  /** Sent again on request (gw sandbox resend). */
+  resend: boolean;
+}
+
+/** What the first attempt of a delivery gave, for the control routes (trigger, resend). */
+export type DeliveryOutcome = Omit<DeliveryLogEntry, 'at'>;
+
+interface Sent {
+  snapshot: PaymentSnapshot;
+  notification: Notification;
+  hmac: string;
+  /** Settles with the first attempt's outcome (never rejects). */
+  first: Promise<DeliveryOutcome>;
+}
+
+export class NotificationDelivery {
+  readonly #merchantKey: string;
+  readonly #delays: readonly number[];
+  readonly #deliverAnywhere: boolean;
+  readonly #timeoutMs: number;
+  readonly #clock: Clock;
+  readonly #post: Poster;
+  readonly #log: (entry: DeliveryLogEntry) => void;
+  /** Aborted by close(): no new attempt, no more waiting. */
+  readonly #stop = new AbortController();
+  /** Aborted once close()'s grace is over: requests still in flight end. */
+  readonly #cut = new AbortController();
+  /** Deliveries under way (their attempts and waits). */
+  readonly #running = new Set<Promise<void>>();
+  /** The latest notification of each payment. */
+  readonly #latest = new Map<string, Sent>();
+
+  constructor(merchantKey: string, options: DeliveryOptions = {}) {
+    this.#merchantKey = merchantKey;
+    this.#delays = options.retryDelaysMs ?? SANDBOX_RETRY_DELAYS_MS;
+    this.#deliverAnywhere = options.deliverAnywhere === true;
+    this.#timeoutMs = options.timeoutMs ?? SANDBOX_DELIVERY_TIMEOUT_MS;
+    this.#clock = options.clock ?? systemClock;
+    this.#post = options.post ?? ((url, body, headers, o) => postBytes(url, body, headers, { ...o, agent: false }));
+    this.#log = options.log ?? (() => undefined);
+  }
+
+  /** Delivers on every change `events` emits; returns the unsubscribe function. */
+  listen(events: SandboxEvents): () => void {
+    return events.onChange((change) => this.onChange(change));
+  }
+
+  /** A change happened: notify the payment's callbackUrl, if it has one. */
+  onChange(change: PaymentChange): void {
+    const snapshot = change.payment;
+    if (this.#stop.signal.aborted || snapshot.callbackUrl === '') return;
+    const style = snapshot.api ?? 'legacy';
+    // Payment notifications (every type but payout) are signed with the merchant key.
+    const notification = buildNotification(snapshot, style);
+    const hmac = signBody(this.#merchantKey, notification.body);
+    this.#start(snapshot, notification, hmac, false);
+  }
+
+  /** Sends the payment's latest notification again (same bytes, same signature); undefined when none was sent. */
+  resend(trackId: string): Promise<DeliveryOutcome> | undefined {
+    const last = this.#latest.get(trackId);
+    if (last === undefined || this.#stop.signal.aborted) return undefined;
+    return this.#start(last.snapshot, last.notification, last.hmac, true).first;
+  }
+
+  /** The first attempt of the payment's latest notification; undefined when there is none. */
+  latest(trackId: string): Promise<DeliveryOutcome> | undefined {
+    return this.#latest.get(trackId)?.first;
+  }
+
+  /**
+   * Stops: no further attempt starts and waits between attempts end now; requests already on the
+   * wire get up to `graceMs` to be answered (so a one-command `--sandbox` run still delivers the
+   * notification its payment caused), then are cut.
+   */
+  async close(graceMs = 0): Promise<void> {
+    this.#stop.abort();
+    if (this.#running.size > 0 && graceMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.allSettled([...this.#running]), grace]);
+      clearTimeout(timer);
+    }
+    this.#cut.abort();
+    await Promise.allSettled([...this.#running]);
+  }
+
+  #start(snapshot: PaymentSnapshot, notification: Notification, hmac: string, resend: boolean): Sent {
+    // One payment's notifications go out in order: this one's first attempt waits for the
+    // previous one's (its retries do not hold the next notification back).
+    const previous = this.#latest.get(snapshot.trackId)?.first;
+    let settleFirst: (outcome: DeliveryOutcome) => void = () => undefined;
+    const first = new Promise<DeliveryOutcome>((resolve) => (settleFirst = resolve));
+    const sent: Sent = { snapshot, notification, hmac, first };
+    this.#latest.set(snapshot.trackId, sent);
+    const running = this.#deliver(sent, resend, previous, settleFirst).catch(() => undefined);
+    this.#running.add(running);
+    void running.finally(() => this.#running.delete(running));
+    return sent;
+  }
+
+  async #deliver(sent: Sent, resend: boolean, previous: Promise<unknown> | undefined, settleFirst: (o: DeliveryOutcome) => void): Promise<void> {
+    const { snapshot, notification, hmac } = sent;
+    const attempts = this.#delays.length + 1;
+    const base = {
+      trackId: snapshot.trackId,
+      status: snapshot.status,
+      style: notification.style,
+      type: notification.type,
+      url: snapshot.callbackUrl,
+      attempts,
+      resend,
+    };
+    const report = (entry: DeliveryOutcome): void => {
+      try {
+        this.#log({ at: this.#clock.now(), ...entry });
+      } catch {
+        // Logging is the caller's business.
+      }
+    };
+    let url: URL;
+    try {
+      url = new URL(snapshot.callbackUrl);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    } catch {
+      const outcome: DeliveryOutcome = { ...base, attempt: 0, result: 'not-sent', error: 'the callbackUrl is not an http(s) URL' };
+      report(outcome);
+      return settleFirst(outcome);
+    }
+    if (!this.#deliverAnywhere && !isLoopbackUrl(url)) {
+      const outcome: DeliveryOutcome = {
+        ...base,
+        attempt: 0,
+        result: 'not-sent',
+        error: `${url.host} is not this machine: the sandbox delivers only to loopback addresses (gw sandbox --deliver-anywhere to allow others)`,
+      };
+      report(outcome);
+      return settleFirst(outcome);
+    }
+    if (previous !== undefined) await previous;
+    const signal = this.#stop.signal;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) {
+        try {
+          await this.#clock.sleep(this.#delays[attempt - 2] ?? 0, signal);
+        } catch {
+          return; // closed
+        }
+      }
+      if (signal.aborted) break;
+      let result: PostResult;
+      try {
+        result = await this.#post(
+          url,
+          notification.body,
+          { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: hmac, 'user-agent': 'gw-sandbox' },
+          { timeoutMs: this.#timeoutMs, signal: this.#cut.signal },
+        );
+      } catch {
+        result = { ok: false, kind: 'failed', message: 'the request could not be made', ms: 0 };
+      }
+      if (!result.ok && result.kind === 'aborted') break;
+      const acknowledged = result.ok && isAcknowledged(result.status, result.body);
+      const nextRetryMs = acknowledged || attempt === attempts || signal.aborted ? undefined : this.#delays[attempt - 1];
+      const outcome: DeliveryOutcome = {
+        ...base,
+        attempt,
+        result: acknowledged ? 'acknowledged' : result.ok ? 'not-acknowledged' : 'failed',
+        ms: result.ms,
+        ...(result.ok ? { httpStatus: result.status, answer: result.body.slice(0, 200) } : { error: result.message }),
+        ...(nextRetryMs !== undefined && { nextRetryMs }),
+      };
+      report(outcome);
+      if (attempt === 1) settleFirst(outcome);
+      if (acknowledged) return;
+    }
+    settleFirst({ ...base, attempt: 0, result: 'failed', error: 'the sandbox stopped' });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the control routes (control-routes.ts) reach through the gateway object
+
+/** Moves a payment to a state now, emitting its change; undefined when there is no such payment. */
+export interface SandboxControl {
+  setState(trackId: string, state: PaymentState): PaymentSnapshot | undefined;
+}
+
+export interface SandboxNotifications {
+  delivery: NotificationDelivery;
+  control: SandboxControl;
+  /** The key the control routes require. */
+  merchantKey: string;
+}
+
+const registry = new WeakMap<object, SandboxNotifications>();
+
+/** Makes `notifications` reachable from the routes, which receive only the gateway object. */
+export function attachNotifications(gateway: object, notifications: SandboxNotifications): void {
+  registry.set(gateway, notifications);
+}
+
+export function notificationsOf(gateway: object): SandboxNotifications | undefined {
+  return registry.get(gateway);
+}

@@ -1,0 +1,119 @@
+// Notifications through the built binary, for what only processes show: `gw listen` ended by
+// SIGINT (or SIGTERM) exits promptly and cleanly even with a slow client holding a connection, and
+// one flow across processes — `gw sandbox` delivering to `gw listen`, a payment made with `gw pay`,
+// moved with `gw sandbox trigger`. The listener's deliveries are checked with crypto.createHmac.
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startGw } from '../support/gw.js';
+import { hmacOf, startReceiver } from '../support/notifications.js';
+
+type Child = ReturnType<typeof startGw>;
+
+/** Resolves with the first stdout line matching `pattern` (the child keeps running). */
+function lineMatching(child: Child, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer | string): void => {
+      text += String(chunk);
+      const line = text.split('\n').find((l) => pattern.test(l));
+      if (line !== undefined) {
+        child.stdout?.off('data', onData);
+        resolve(line);
+      }
+    };
+    child.stdout?.on('data', onData);
+    void child.then(
+      () => reject(new Error(`exited before printing ${pattern}: ${text}`)),
+      () => reject(new Error(`failed before printing ${pattern}: ${text}`)),
+    );
+  });
+}
+
+const KEYS = { GATEWAY_MERCHANT_KEY: 'Zk3LqP9x-W2mVb7Rt-Hy6NcT1s', GATEWAY_PAYOUT_KEY: 'Pq8Xw2Lm-Rt5Yu1Io-Kj7Hg3Fd' };
+
+describe('gw listen as a process', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} ends it within 1.5 s, exit 0, one closing line, no stack — even with a slow client connected`, async () => {
+      const child = startGw(['listen', '--json'], { env: KEYS });
+      const listening = JSON.parse(await lineMatching(child, /"event":"listening"/)) as { url: string };
+      const port = Number(new URL(listening.url).port);
+      const slow = connect(port, '127.0.0.1');
+      await new Promise((resolve) => slow.once('connect', resolve));
+      slow.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"ty');
+      slow.on('error', () => undefined);
+      const sentAt = Date.now();
+      child.kill(signal);
+      const result = await child;
+      const ms = Date.now() - sentAt;
+      slow.destroy();
+      expect(result.exitCode).toBe(0);
+      expect(ms).toBeLessThan(1500);
+      expect(String(result.stderr)).toBe('');
+      expect(String(result.stdout).trim().split('\n')).toHaveLength(1);
+      expect(String(result.stdout) + String(result.stderr)).not.toMatch(/\n\s+at |Error:/);
+    });
+  }
+
+  it('human mode: the closing line on stderr says how many it took', async () => {
+    const child = startGw(['listen', '--port', '0'], { env: KEYS });
+    let stderr = '';
+    child.stderr?.on('data', (c: Buffer) => (stderr += String(c)));
+    await expect.poll(() => /http:\/\/127\.0\.0\.1:\d+\//.test(stderr), { timeout: 10_000 }).toBe(true);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(0);
+    expect(String(result.stderr)).toMatch(/Press Ctrl-C to stop\.\nStopped: 0 requests, 0 verified\.\n$/);
+  });
+});
+
+describe('gw sandbox → gw listen → the application, across processes', () => {
+  it('creation, confirming and paid each arrive verified; the sandbox logs each delivery as NDJSON', async () => {
+    const app = await startReceiver();
+    const sandbox = startGw(['sandbox', '--json'], { timeoutMs: 60_000 });
+    const sandboxUrl = (JSON.parse(await lineMatching(sandbox, /"url"/)) as { url: string }).url;
+    const env = { GATEWAY_BASE_URL: sandboxUrl, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key', GATEWAY_PAYOUT_KEY: 'sandbox-payout-key' };
+    const listen = startGw(['listen', '--json', '--path', '/hooks', '--forward-to', app.url], { env, timeoutMs: 60_000 });
+    const callback = (JSON.parse(await lineMatching(listen, /"event":"listening"/)) as { url: string }).url;
+    try {
+      const pay = await startGw(['pay', '25', 'USDT', '--no-qr', '--json', '--order-id', 'e2e-1', '--callback-url', callback], { env });
+      expect(pay.exitCode).toBe(0);
+      const trackId = (JSON.parse(String(pay.stdout)) as { trackId: string }).trackId;
+      for (const state of ['confirming', 'paid']) {
+        const trigger = await startGw(['sandbox', 'trigger', trackId, state], { env });
+        expect({ exitCode: trigger.exitCode, stdout: String(trigger.stdout) }).toEqual({
+          exitCode: 0,
+          stdout: `${trackId} is now ${state}; notification to ${callback}: HTTP 200 "ok" (attempt 1/5)\n`,
+        });
+      }
+      await expect.poll(() => app.requests.length, { timeout: 10_000 }).toBe(3);
+      for (const r of app.requests) expect(r.headers.hmac).toBe(hmacOf('sandbox-merchant-key', r.body));
+      expect(app.requests.map((r) => (JSON.parse(r.body.toString()) as { status: string }).status)).toEqual(['Waiting', 'Confirming', 'Paid']);
+    } finally {
+      listen.kill('SIGINT');
+      sandbox.kill('SIGINT');
+    }
+    const [l, s] = await Promise.all([listen, sandbox]);
+    await app.close();
+    expect([l.exitCode, s.exitCode]).toEqual([0, 0]);
+    const received = String(l.stdout)
+      .trim()
+      .split('\n')
+      .map((x) => JSON.parse(x) as Record<string, unknown>)
+      .filter((x) => x.event === 'notification');
+    expect(received.map((x) => [x.verified, x.status, x.orderId])).toEqual([
+      [true, 'waiting', 'e2e-1'],
+      [true, 'confirming', 'e2e-1'],
+      [true, 'paid', 'e2e-1'],
+    ]);
+    const deliveries = String(s.stdout)
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((x) => JSON.parse(x) as Record<string, unknown>);
+    expect(deliveries.map((d) => [d.event, d.status, d.result, d.httpStatus])).toEqual([
+      ['delivery', 'waiting', 'acknowledged', 200],
+      ['delivery', 'confirming', 'acknowledged', 200],
+      ['delivery', 'paid', 'acknowledged', 200],
+    ]);
+  });
+});

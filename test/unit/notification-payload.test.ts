@@ -1,0 +1,220 @@
+// Notification bodies in the gateway's two styles (src/notifications/payload.ts), and reading them
+// back (src/notifications/decode.ts): field names and order, exact digits, status words, txs[].
+import { describe, expect, it } from 'vitest';
+import type { PaymentState } from '../../src/domain/payment-status.js';
+import { readNotification } from '../../src/notifications/decode.js';
+import { buildNotification, sentValue, statusText, type NotificationPayment } from '../../src/notifications/payload.js';
+
+const PAYMENT: NotificationPayment = {
+  trackId: 'sbx4k2m9q1z7a',
+  status: 'paid',
+  amount: '25.50',
+  currency: 'USD',
+  payAmount: '0.000390123456789012',
+  payCurrency: 'ETH',
+  network: 'Ethereum Network',
+  address: '0x52908400098527886E0F7030069857D2E4169EE7',
+  receivedAmount: '0.000390123456789012',
+  txID: 'ab'.repeat(32),
+  description: 'Order "7" – café',
+  email: 'payer@example.com',
+  orderId: 'ORD-7',
+  feePaidByPayer: 1,
+  underPaidCover: '2.5',
+  createdAt: 1_750_000_000,
+  payDate: 1_750_000_300,
+};
+
+describe('legacy style', () => {
+  it('camelCase fields in the documented order, amounts and times as text with exactly their digits', () => {
+    const n = buildNotification(PAYMENT, 'legacy');
+    expect(n).toMatchObject({ style: 'legacy', type: 'payment' });
+    const body = JSON.parse(n.body) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual([
+      'status',
+      'trackId',
+      'type',
+      'orderId',
+      'amount',
+      'currency',
+      'payAmount',
+      'payCurrency',
+      'network',
+      'address',
+      'txID',
+      'date',
+      'payDate',
+      'email',
+      'description',
+      'feePaidByPayer',
+      'underPaidCover',
+    ]);
+    expect(body).toMatchObject({
+      status: 'Paid',
+      trackId: 'sbx4k2m9q1z7a',
+      amount: '25.50',
+      payAmount: '0.000390123456789012',
+      txID: 'ab'.repeat(32),
+      date: '1750000000',
+      payDate: '1750000300',
+      feePaidByPayer: 1,
+      description: 'Order "7" – café',
+    });
+    // underPaidCover is a JSON number with its digits.
+    expect(n.body).toContain('"underPaidCover":2.5}');
+  });
+
+  it('no transaction and no pay date before the payment is seen', () => {
+    const body = JSON.parse(buildNotification({ ...PAYMENT, status: 'waiting', payDate: 0 }, 'legacy').body) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'Waiting', txID: '', payDate: '' });
+  });
+
+  it('a payout type is written as given', () => {
+    expect(JSON.parse(buildNotification(PAYMENT, 'legacy', 'payout').body)).toMatchObject({ type: 'payout' });
+  });
+
+  it('the same payment gives the same bytes (compact JSON, no trailing newline)', () => {
+    const a = buildNotification(PAYMENT, 'legacy').body;
+    expect(buildNotification({ ...PAYMENT }, 'legacy').body).toBe(a);
+    expect(a).not.toMatch(/\s"|\n/);
+  });
+});
+
+describe('v1 style', () => {
+  it('snake_case fields, amounts as JSON numbers with exactly their digits, txs[] with the transaction', () => {
+    const n = buildNotification(PAYMENT, 'v1');
+    expect(n).toMatchObject({ style: 'v1', type: 'white_label' });
+    const body = JSON.parse(n.body) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual([
+      'track_id',
+      'status',
+      'type',
+      'amount',
+      'value',
+      'sent_value',
+      'currency',
+      'order_id',
+      'email',
+      'note',
+      'fee_paid_by_payer',
+      'under_paid_coverage',
+      'description',
+      'date',
+      'txs',
+    ]);
+    expect(n.body).toContain('"amount":25.50,');
+    expect(n.body).toContain('"received_amount":0.000390123456789012,');
+    expect(body).toMatchObject({ track_id: 'sbx4k2m9q1z7a', status: 'Paid', order_id: 'ORD-7', date: 1_750_000_000 });
+    expect(body.txs).toEqual([
+      {
+        tx_hash: 'ab'.repeat(32),
+        sent_amount: 0.000390123456789012,
+        received_amount: 0.000390123456789012,
+        currency: 'ETH',
+        network: 'Ethereum Network',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        confirmations: 12,
+        status: 'confirmed',
+        date: 1_750_000_300,
+      },
+    ]);
+  });
+
+  it('confirming: "Paying", one unconfirmed transaction; waiting: no transaction', () => {
+    const paying = JSON.parse(buildNotification({ ...PAYMENT, status: 'confirming' }, 'v1', 'invoice').body) as {
+      status: string;
+      type: string;
+      txs: Array<{ status: string }>;
+    };
+    expect(paying).toMatchObject({ status: 'Paying', type: 'invoice' });
+    expect(paying.txs[0]?.status).toBe('confirming');
+    expect(JSON.parse(buildNotification({ ...PAYMENT, status: 'waiting' }, 'v1').body)).toMatchObject({ status: 'Waiting', txs: [], sent_value: 0 });
+  });
+
+  it('underpaid: sent_value is the share received, in exact decimals', () => {
+    expect(sentValue('25.50', '0.0004', '0.0002')).toBe('12.75');
+    expect(sentValue('10', '3', '1')).toBe('3.33');
+    expect(sentValue('10', '3', '0')).toBe('0');
+    expect(sentValue('10', '3', '4')).toBe('10');
+  });
+});
+
+describe('status words per style', () => {
+  it.each([
+    ['new', 'New', 'New'],
+    ['waiting', 'Waiting', 'Waiting'],
+    ['confirming', 'Confirming', 'Paying'],
+    ['paid', 'Paid', 'Paid'],
+    ['underpaid', 'Underpaid', 'Underpaid'],
+    ['expired', 'Expired', 'Expired'],
+    ['failed', 'Failed', 'Failed'],
+    ['refunded', 'Refunded', 'Refunded'],
+  ] as const)('%s → legacy %s, v1 %s', (state, legacy, v1) => {
+    expect(statusText(state, 'legacy')).toBe(legacy);
+    expect(statusText(state, 'v1')).toBe(v1);
+  });
+});
+
+describe('readNotification: both styles read back into one summary', () => {
+  it.each(['legacy', 'v1'] as const)('%s', (style) => {
+    for (const state of ['waiting', 'confirming', 'paid', 'underpaid', 'expired'] satisfies PaymentState[]) {
+      const received = state === 'underpaid' ? '0.0002' : PAYMENT.receivedAmount;
+      const read = readNotification(Buffer.from(buildNotification({ ...PAYMENT, status: state, receivedAmount: received }, style).body));
+      if (!read.ok) throw new Error(read.problem);
+      const s = read.summary;
+      expect(s.style).toBe(style);
+      expect(s.trackId?.raw()).toBe('sbx4k2m9q1z7a');
+      expect(s.state).toBe(state);
+      expect(s.orderId?.raw()).toBe('ORD-7');
+      expect(String(s.amount)).toBe('25.50');
+      expect(s.currency?.raw()).toBe('USD');
+      if (style === 'legacy' || (state !== 'waiting' && state !== 'expired')) expect(s.payCurrency?.raw()).toBe('ETH');
+    }
+  });
+
+  it('v1 payAmount adds up the transactions exactly', () => {
+    const body =
+      '{"track_id":"1","type":"invoice","status":"paid","txs":[{"received_amount":0.1,"currency":"BTC"},{"received_amount":"0.2","currency":"BTC"}]}';
+    const read = readNotification(Buffer.from(body));
+    expect(read.ok && String(read.summary.payAmount)).toBe('0.3');
+  });
+
+  it('liberal: exponent amounts expanded, numbers as ids, missing fields null, unknown status "unknown"', () => {
+    const read = readNotification(Buffer.from('\uFEFF{"trackId":184729305,"status":"Mystery","amount":"1.5e-7","type":"payment"}'));
+    if (!read.ok) throw new Error(read.problem);
+    expect(read.summary.trackId?.raw()).toBe('184729305');
+    expect(String(read.summary.amount)).toBe('0.00000015');
+    expect(read.summary.state).toBe('unknown');
+    expect(read.summary.orderId).toBeNull();
+    expect(read.summary.payAmount).toBeNull();
+  });
+
+  it.each([
+    ['', 'the body is not JSON'],
+    ['garbage', 'the body is not JSON'],
+    ['[1,2]', 'the body is not a JSON object'],
+    ['"text"', 'the body is not a JSON object'],
+    ['12', 'the body is not a JSON object'],
+    ['['.repeat(100_000), 'the body is not JSON'],
+  ])('%j → %s', (body, problem) => {
+    expect(readNotification(Buffer.from(body))).toEqual({ ok: false, problem });
+  });
+
+  it('escape codes in every field stay in the text and are inert when printed', () => {
+    const evil = '\u001b[31mX\u001b]0;owned\u0007\u202e';
+    const body = JSON.stringify({ trackId: evil, status: evil, type: evil, orderId: evil, amount: evil, currency: evil });
+    const read = readNotification(Buffer.from(body));
+    if (!read.ok) throw new Error(read.problem);
+    for (const value of [
+      read.summary.trackId,
+      read.summary.gatewayStatus,
+      read.summary.type,
+      read.summary.orderId,
+      read.summary.amount,
+      read.summary.currency,
+    ]) {
+      expect(String(value)).not.toMatch(/[\u001b\u0007\u202e]/);
+      expect(JSON.stringify(value)).toContain('\\u001b');
+    }
+  });
+});
