@@ -44,11 +44,10 @@ function load() {
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(Module.wrap(source), {
-    filename: bundle,
-    ...(cachedData && { cachedData }),
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, ...(cachedData && { cachedData }) });
+  // Code restored from the cache has no dynamic-import callback: the bundle imports files (a
+  // JavaScript config) through this module's import() instead (src/config/load.ts).
+  globalThis[Symbol.for('gw.import')] = (specifier) => import(specifier);
   if (cachedData === undefined || script.cachedDataRejected) {
     // After the run, so the cache holds the functions this run compiled too.
     process.once('exit', () => {

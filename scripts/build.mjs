@@ -108,8 +108,24 @@ const startupStubs = {
       contents: "module.exports = new Proxy({}, { get: (_, name) => require('child_process')[name] })",
       loader: 'js',
     }));
+    // A dynamic import() of a Node built-in (await import('node:tls')) would stay a real import()
+    // in the CommonJS bundle; code the launcher restores from its V8 cache cannot run one. As a
+    // tiny bundled module it becomes esbuild's lazy require instead, loaded on first use as before.
+    b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'gw-builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'gw-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
+
+/**
+ * The bundle must not keep a real import() except where the launcher's importer is used
+ * (src/config/load.ts) and cosmiconfig's TypeScript loader (gw never searches for .ts configs).
+ */
+const ALLOWED_DYNAMIC_IMPORTS = ['typescript'];
+function checkDynamicImports(file) {
+  const code = readFileSync(file, 'utf8');
+  const found = [...code.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]).filter((spec) => !ALLOWED_DYNAMIC_IMPORTS.includes(spec));
+  if (found.length > 0) fail(`the bundle keeps a dynamic import() of ${found.join(', ')}: code restored from the launcher's V8 cache cannot run it`);
+}
 
 const options = {
   entryPoints: ['src/main.ts'],
@@ -135,6 +151,7 @@ if (process.argv.includes('--watch')) {
   await ctx.watch();
 } else {
   await build(options);
+  checkDynamicImports(new URL('../dist/gw.cjs', import.meta.url));
   for (const { file } of [...STUBS, ...PATCHES]) {
     if (used.get(file)) continue;
     rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });

@@ -265,11 +265,22 @@ async function readBounded(file: string, real: string, judged: Stats, maxBytes: 
   }
 }
 
+/**
+ * Node's import() of a file outside the bundle. The launcher (bin/gw.cjs) compiles the bundle
+ * with a V8 code cache, and functions restored from a cache lose their dynamic-import callback
+ * (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the launcher, an ordinary CommonJS module, hands
+ * over its own import(); without it (tests, a plain require of the bundle) this module's is used.
+ */
+function nodeImport(specifier: string): Promise<unknown> {
+  const launcher = (globalThis as { [key: symbol]: unknown })[Symbol.for('gw.import')];
+  return typeof launcher === 'function' ? (launcher as (s: string) => Promise<unknown>)(specifier) : import(specifier);
+}
+
 /** Node's own import(): .mjs and "type": "module" are ES modules, .cjs and other .js CommonJS. */
 async function importJs(file: string, real: string, judged: Stats, signal: AbortSignal | undefined): Promise<unknown> {
   const url = pathToFileURL(real).href;
   try {
-    const namespace = (await raceAbort(import(url) as Promise<{ default?: unknown }>, signal)) as { default?: unknown };
+    const namespace = (await raceAbort(nodeImport(url) as Promise<{ default?: unknown }>, signal)) as { default?: unknown };
     // A config may export a promise (or be an async module): wait for it, but never past the signal.
     const value = await raceAbort(Promise.resolve(namespace.default), signal);
     return plainData(value);
