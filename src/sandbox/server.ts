@@ -17,8 +17,8 @@ import { parse, stringify } from 'lossless-json';
 import { SandboxGateway, legacy, versionedError, type GatewayReply, type RequestFields } from './gateway.js';
 import { LEGACY_ROUTES } from './legacy-routes.js';
 import { matchPattern, type Route, type RouteStyle } from './routes.js';
-import { V1_ROUTES } from './v1-routes.js';
-import { SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type RunningSandbox, type SandboxOptions } from './options.js';
+import { v1Routes } from './v1-routes.js';
+import { SANDBOX_GENERAL_KEY, SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type RunningSandbox, type SandboxOptions } from './options.js';
 
 /** Largest request body the sandbox reads. */
 export const BODY_LIMIT = 64 * 1024;
@@ -31,6 +31,9 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   const merchantKey = options.merchantKey ?? SANDBOX_MERCHANT_KEY;
   const payoutKey = options.payoutKey ?? SANDBOX_PAYOUT_KEY;
+  const generalKey = options.generalKey ?? SANDBOX_GENERAL_KEY;
+  // Every route the sandbox serves; the versioned ones check the general key themselves.
+  const routes: readonly Route[] = [...LEGACY_ROUTES, ...v1Routes({ generalKey, payoutKey })];
   let url = '';
   const gateway = new SandboxGateway({
     merchantKey,
@@ -40,7 +43,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   });
 
   const server = createServer((req, res) => {
-    handle(gateway, req, res).catch((error: unknown) => internalError(req, res, error));
+    handle(gateway, routes, req, res).catch((error: unknown) => internalError(req, res, error));
   });
   // A malformed request line or headers: answer 400 when the socket still can, never throw.
   server.on('clientError', (_error, socket) => {
@@ -77,11 +80,8 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     return closing;
   };
 
-  return { url, merchantKey, payoutKey, close };
+  return { url, merchantKey, payoutKey, generalKey, close };
 }
-
-/** Every route the sandbox serves. */
-const ROUTES: readonly Route[] = [...LEGACY_ROUTES, ...V1_ROUTES];
 
 /** Versioned paths get versioned answers, whatever goes wrong. */
 function styleOf(path: string): RouteStyle {
@@ -100,11 +100,11 @@ function methodNotAllowed(style: RouteStyle, method: string, allow: string): Gat
   return { ...reply, headers: { ...reply.headers, allow } };
 }
 
-async function handle(gateway: SandboxGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(gateway: SandboxGateway, routes: readonly Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
   const target = req.url ?? '/';
   const path = requestPath(target);
   const method = req.method ?? 'GET';
-  const matching = ROUTES.flatMap((route) => {
+  const matching = routes.flatMap((route) => {
     const params = matchPattern(route.pattern, path);
     return params === undefined ? [] : [{ route, params }];
   });
