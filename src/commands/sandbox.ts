@@ -19,6 +19,7 @@ interface SandboxFlags {
   host: string;
   merchantKey?: string;
   payoutKey?: string;
+  generalKey?: string;
 }
 
 export function newCmdSandbox(f: Factory, runF: (opts: SandboxCommandOptions) => Promise<void> = sandboxRun): Command {
@@ -37,12 +38,13 @@ export function newCmdSandbox(f: Factory, runF: (opts: SandboxCommandOptions) =>
           host: flags.host,
           ...(flags.merchantKey !== undefined && { merchantKey: flags.merchantKey }),
           ...(flags.payoutKey !== undefined && { payoutKey: flags.payoutKey }),
+          ...(flags.generalKey !== undefined && { generalKey: flags.generalKey }),
         },
       });
     });
   return withHelp(command, {
     examples: ['gw sandbox', 'gw sandbox --port 8080', 'gw sandbox --json'],
-    json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "sandbox": true} (one line, then it serves until Ctrl-C)',
+    json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "generalKey", "sandbox": true} (one line, then it serves until Ctrl-C)',
   });
 }
 
@@ -66,13 +68,17 @@ export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {
   });
   try {
     if (io.json) {
-      io.out(`${JSON.stringify({ url: sandbox.url, merchantKey: sandbox.merchantKey, payoutKey: sandbox.payoutKey, sandbox: true })}\n`);
+      io.out(
+        `${JSON.stringify({ url: sandbox.url, merchantKey: sandbox.merchantKey, payoutKey: sandbox.payoutKey, generalKey: sandbox.generalKey, sandbox: true })}\n`,
+      );
     } else {
       io.out(
         `${io.sandboxLabel(io.chalk)} gateway listening on ${sandbox.url}\n` +
           `  merchant key  ${sandbox.merchantKey}\n` +
           `  payout key    ${sandbox.payoutKey}\n` +
+          `  general key   ${sandbox.generalKey}   (the versioned API's, for balance and rate with --api v1)\n` +
           `Try: GATEWAY_BASE_URL=${sandbox.url} GATEWAY_MERCHANT_KEY=${sandbox.merchantKey} gw pay 25 USDT\n` +
+          `  or the versioned API: GATEWAY_API=v1 GATEWAY_BASE_URL=${sandbox.url} GATEWAY_GENERAL_KEY=${sandbox.generalKey} gw balance\n` +
           'Press Ctrl-C to stop.\n',
       );
     }
