@@ -120,7 +120,8 @@ async function handle(gateway: SandboxGateway, routes: readonly Route[], req: In
   }
 
   let fields: RequestFields = Object.create(null) as Record<string, unknown>;
-  if (method === 'POST') {
+  // A GET may carry a JSON body too: the gateway's own Node client sends its filters that way.
+  if (method === 'POST' || hasBody(req)) {
     const body = await readBody(req);
     if (body === 'aborted') return;
     if (body === 'too-large') {
@@ -161,6 +162,12 @@ function requestPath(target: string): string {
   path = path.split(/[?#]/, 1)[0] ?? '/';
   path = path.replace(/\/+$/, '');
   return path === '' ? '/' : path;
+}
+
+/** Whether a request says it has a body (a GET usually has none). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
 }
 
 /** Reads the body, keeping at most BODY_LIMIT bytes; an oversized body is drained, then refused. */

@@ -3,10 +3,12 @@
 // and the v1 payment information/history adapter (src/sandbox/v1-payments.ts) against a stub of
 // the lifecycle's inquiry and list operations.
 
+import { request as httpRequest } from 'node:http';
 import { LosslessNumber, parse } from 'lossless-json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legacy, type GatewayReply, type RequestFields } from '../../src/sandbox/gateway.js';
 import { SANDBOX_GENERAL_KEY, SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { getParams } from '../../src/sandbox/v1-routes.js';
 import { legacyPaymentOperations, paymentInfoV1, paymentListV1, v1PaymentInfo, type LegacyPaymentOperations } from '../../src/sandbox/v1-payments.js';
 
 const NOW_MS = 1_750_000_000_123;
@@ -37,6 +39,24 @@ async function call(method: 'GET' | 'POST', path: string, headers: Record<string
   });
   const text = await res.text();
   return { status: res.status, text, json: JSON.parse(text) as unknown };
+}
+
+/** A GET with a body, as Node HTTP clients (axios) send one; fetch cannot. */
+function rawGet(path: string, headers: Record<string, string>, body: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${sbx.url}${path}`,
+      { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, json: JSON.parse(text) as unknown }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 const merchant = { merchant_api_key: SANDBOX_MERCHANT_KEY };
@@ -230,6 +250,22 @@ describe('requests as the official SDKs send them', () => {
     expect(r.status).toBe(200);
     const b = await fetch(`${sbx.url}/v1/general/account/balance?currency=USDT`, { headers: { General_API_Key: SANDBOX_GENERAL_KEY } });
     expect(await b.text()).toContain('"USDT":1520.75');
+  });
+
+  it('a GET with a JSON body (the gateway’s own Node client sends one, `{}` or its filters) and an empty ?currency=', async () => {
+    const all = await rawGet('/v1/general/account/balance', general, '{}');
+    expect(all.status).toBe(200);
+    expect(all.text).toContain('"BTC":0.00012345');
+    expect(all.text).toContain('"ETH":1.234567890123456789');
+    const one = await rawGet('/v1/general/account/balance', general, '{"currency":"USDT"}');
+    expect(one.text).toContain('"data":{"USDT":1520.75}');
+    const queryWins = await rawGet('/v1/general/account/balance?currency=BTC', general, '{"currency":"USDT"}');
+    expect(queryWins.text).toContain('"data":{"BTC":0.00012345}');
+    const empty = await call('GET', '/v1/general/account/balance?currency=', general);
+    expect(Object.keys(empty.json.data as object)).toContain('ETH');
+    expect((await rawGet('/v1/payment/accepted-currencies', merchant, '{}')).status).toBe(200);
+    expect((await rawGet('/v1/payment?size=0', merchant, '{}')).json.error.key).toBe('size');
+    expect((await rawGet('/v1/payment', merchant, '{"size":500,"page":1}')).json.error.key).toBe('size');
   });
 
   it('a trailing slash and an unknown /v1 path', async () => {
@@ -431,6 +467,26 @@ describe('GET /v1/payment over the list operation', () => {
       'to_date cannot be earlier than from_date',
     );
     expectReply(await paymentListV1(undefined, new URLSearchParams(), 'k'), 501, 'not_implemented');
+  });
+});
+
+describe('getParams', () => {
+  it('the query string, then the JSON body’s fields it does not name, as text', () => {
+    const params = getParams({
+      method: 'GET',
+      path: '/v1/payment',
+      params: {},
+      query: new URLSearchParams('page=2&status=paid'),
+      headers: {},
+      fields: { page: new LosslessNumber('9'), size: new LosslessNumber('20'), from_date: 1700000000, order_id: 'A', nested: { x: 1 }, none: null },
+    });
+    expect([...params]).toEqual([
+      ['page', '2'],
+      ['status', 'paid'],
+      ['size', '20'],
+      ['from_date', '1700000000'],
+      ['order_id', 'A'],
+    ]);
   });
 });
 

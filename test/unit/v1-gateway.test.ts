@@ -219,6 +219,16 @@ describe('decodeV1AcceptedCurrencies, decodeV1Balances, decodeV1Rate', () => {
     expect(() => decodeV1Balances(body('{"status":200,"error":{}}'), 'x')).toThrow(ProtocolError);
   });
 
+  it('reads balances given as {available, pending} per symbol (one of the gateway’s own clients reads that shape): the available amount', () => {
+    const balances = decodeV1Balances(body(ok('{"BTC":{"available":0.5,"pending":0.1},"USDT":{"available":1520.75,"pending":0},"ETH":2}')), 'x');
+    expect(plain(balances)).toEqual([
+      { currency: 'BTC', amount: '0.5' },
+      { currency: 'USDT', amount: '1520.75' },
+      { currency: 'ETH', amount: '2' },
+    ]);
+    expect(() => decodeV1Balances(body(ok('{"BTC":{"pending":1}}')), 'x')).toThrow(ProtocolError);
+  });
+
   it('reads data.rate, a number, exactly', () => {
     expect(decodeV1Rate(body(ok('{"rate":65573.550000000001}')), 'x').toString()).toBe('65573.550000000001');
     expect(decodeV1Rate(body(ok('{"rate":"1.5e-5"}')), 'x').toString()).toBe('0.000015');

@@ -154,9 +154,18 @@ export function decodeV1Payment(body: JsonObject, what: string): Payment {
   };
 }
 
-/** The balance answer (GET /v1/general/account/balance): `data` maps each symbol to its amount. */
+/**
+ * The balance answer (GET /v1/general/account/balance): `data` maps each symbol to its amount. One
+ * of the gateway's own clients reads `{symbol: {available, pending}}` instead: then the balance is
+ * what is available.
+ */
 export function decodeV1Balances(body: JsonObject, what: string): Balance[] {
-  return decodeBalances(body.data, what);
+  const data = body.data;
+  if (!isJsonObject(data)) return decodeBalances(data, what);
+  const amounts = Object.create(null) as JsonObject;
+  for (const [symbol, value] of Object.entries(data))
+    amounts[symbol] = isJsonObject(value) ? (value.available ?? value.balance ?? value.amount ?? value) : value;
+  return decodeBalances(amounts, what);
 }
 
 /** The swap-rate answer (POST /v1/general/swap/rate): `data.rate`, a non-negative decimal. */
