@@ -14,6 +14,7 @@ import {
   TEST_MERCHANT_KEY,
   TRON_ADDRESS,
 } from '../support/misbehaving-gateway.js';
+import { removeDir, tempDir, writeFile } from '../support/gw.js';
 import { sandboxEnv, withSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 
@@ -326,6 +327,25 @@ describe('what gw sends over the versioned API (a strict recording server)', () 
     expect(r.exitCode).toBe(75);
     expect(server.requests.length).toBeGreaterThanOrEqual(1);
     expect((JSON.parse(r.stderr) as { error: Record<string, unknown> }).error).toMatchObject({ exitCode: 75, status: 429 });
+  });
+
+  it('a profile of a config file chooses the versioned API; a flag overrides it', async () => {
+    const dir = tempDir();
+    try {
+      writeFile(
+        dir,
+        '.gatewayrc.json',
+        JSON.stringify({ baseUrl: server.url, profiles: { shop: { api: 'v1', merchantKey: TEST_MERCHANT_KEY, generalKey: GENERAL_KEY } } }),
+      );
+      const v1 = await gw(['rate', 'BTC', 'USDT', '--profile', 'shop', '--json'], { cwd: dir });
+      expect(parse(v1)).toEqual({ from: 'BTC', to: 'USDT', rate: '65573.550000000001' });
+      expect(server.requests.map((r) => r.path)).toEqual(['/v1/general/swap/rate']);
+      const legacy = await gw(['rate', 'BTC', 'USDT', '--profile', 'shop', '--api', 'legacy', '--json'], { cwd: dir });
+      expect(legacy.exitCode).toBe(1);
+      expect(server.requests.map((r) => r.path)).toEqual(['/v1/general/swap/rate', '/exchange/rate']);
+    } finally {
+      removeDir(dir);
+    }
   });
 
   it('the legacy API (the default) never reaches this server’s versioned routes', async () => {
