@@ -7,8 +7,8 @@
 // in-memory IO, their own environment and working directory.
 import { ConfigError, deadlinePassed, ExitCode, GwError, UsageError } from '../errors.js';
 import type { LoadResult } from '../config/load.js';
-import { DEFAULT_TIMEOUT_SECONDS, type ConfigFlags, type ResolvedConfig, type Setting, type Source } from '../config/resolve.js';
-import type { GatewayClient, KeySetting } from '../gateway/gateway.js';
+import { DEFAULT_TIMEOUT_SECONDS, type ApiChoice, type ConfigFlags, type ResolvedConfig, type Setting, type Source } from '../config/resolve.js';
+import type { GatewayClient, HttpTransport, KeySetting, Keys } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { VERSION } from '../version.js';
 import { systemClock, type Clock } from './clock.js';
@@ -143,9 +143,11 @@ class DefaultFactory implements Factory {
       const { startSandbox } = await import('../sandbox/index.js');
       const sandbox = await startSandbox();
       this.onClose(() => sandbox.close());
+      // The sandbox serves both APIs: which one to speak is still the user's (--api, GATEWAY_API).
+      const apiEnv = this.#options.env.GATEWAY_API;
       const base = resolveConfig({
         flags: { ...(globals.timeout !== undefined && { timeout: globals.timeout }), ...(globals.api !== undefined && { api: globals.api }) },
-        env: {},
+        env: apiEnv === undefined ? {} : { GATEWAY_API: apiEnv },
         layers: [],
       });
       const fromSandbox: Source = { kind: 'sandbox' };
@@ -154,6 +156,7 @@ class DefaultFactory implements Factory {
         baseUrl: { value: new URL(sandbox.url), source: fromSandbox },
         merchantKey: { value: sandbox.merchantKey, source: fromSandbox },
         payoutKey: { value: sandbox.payoutKey, source: fromSandbox },
+        generalKey: { value: sandbox.generalKey, source: fromSandbox },
       });
     } else {
       const { mayHaveConfig } = await import('../config/candidates.js');
@@ -207,10 +210,10 @@ class DefaultFactory implements Factory {
     const io = this.io;
     const verbose = this.globals.verbose === true;
     if (verbose) io.err(`gw: gateway ${baseUrl.value.origin} (from ${describeSource(baseUrl.source)})\n`);
-    const [{ Transport }, { LegacyGateway }, { proxyFor }] = await Promise.all([
+    const [{ Transport }, { proxyFor }, newClient] = await Promise.all([
       import('../gateway/transport.js'),
-      import('../gateway/legacy/client.js'),
       import('../gateway/proxy.js'),
+      clientFor(config.api.value),
     ]);
     // The embedded sandbox is this process: never through a proxy.
     const proxy = this.globals.sandbox === true ? undefined : proxyFor(baseUrl.value, this.#options.env);
@@ -229,7 +232,8 @@ class DefaultFactory implements Factory {
     this.onClose(() => transport.close());
     const merchant = keySetting(config.merchantKey, describeSource);
     const payout = keySetting(config.payoutKey, describeSource);
-    return new LegacyGateway(transport, { ...(merchant && { merchant }), ...(payout && { payout }) });
+    const general = keySetting(config.generalKey, describeSource);
+    return newClient(transport, { ...(merchant && { merchant }), ...(payout && { payout }), ...(general && { general }) });
   }
 
   onClose(fn: () => Promise<void> | void): void {
@@ -240,6 +244,19 @@ class DefaultFactory implements Factory {
     this.releaseDeadline();
     for (const fn of this.#closers.splice(0).reverse()) await Promise.resolve(fn()).catch(() => undefined);
   }
+}
+
+/**
+ * The client of the configured API (`api`): the one place that knows which API is spoken;
+ * commands see a GatewayClient either way.
+ */
+async function clientFor(api: ApiChoice): Promise<(transport: HttpTransport, keys: Keys) => GatewayClient> {
+  if (api === 'v1') {
+    const { V1Gateway } = await import('../gateway/v1/client.js');
+    return (transport, keys) => new V1Gateway(transport, keys);
+  }
+  const { LegacyGateway } = await import('../gateway/legacy/client.js');
+  return (transport, keys) => new LegacyGateway(transport, keys);
 }
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */

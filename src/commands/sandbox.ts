@@ -29,6 +29,7 @@ interface SandboxFlags {
   host: string;
   merchantKey?: string;
   payoutKey?: string;
+  generalKey?: string;
   deliverAnywhere?: boolean;
   notifyRetries: string;
   notifyTimeout: string;
@@ -74,13 +75,14 @@ export function newCmdSandbox(
           host: flags.host,
           ...(flags.merchantKey !== undefined && { merchantKey: flags.merchantKey }),
           ...(flags.payoutKey !== undefined && { payoutKey: flags.payoutKey }),
+          ...(flags.generalKey !== undefined && { generalKey: flags.generalKey }),
           notifications: { retryDelaysMs, timeoutMs, deliverAnywhere: flags.deliverAnywhere === true },
         },
       });
     });
   withHelp(command, {
     examples: ['gw sandbox', 'gw sandbox --port 8080', 'gw sandbox --json', 'gw sandbox --notify-retries 1,1,1,1'],
-    json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "sandbox": true} (one line), then one line per notification attempt: {"event": "delivery", "trackId", "status", "url", "attempt", "attempts", "result", "httpStatus", "answer", "error", "nextRetryMs"}',
+    json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "generalKey", "sandbox": true} (one line), then one line per notification attempt: {"event": "delivery", "trackId", "status", "url", "attempt", "attempts", "result", "httpStatus", "answer", "error", "nextRetryMs"}',
   });
 
   const url = '--url <url>';
@@ -158,13 +160,17 @@ export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {
   });
   try {
     if (io.json) {
-      io.out(`${JSON.stringify({ url: sandbox.url, merchantKey: sandbox.merchantKey, payoutKey: sandbox.payoutKey, sandbox: true })}\n`);
+      io.out(
+        `${JSON.stringify({ url: sandbox.url, merchantKey: sandbox.merchantKey, payoutKey: sandbox.payoutKey, generalKey: sandbox.generalKey, sandbox: true })}\n`,
+      );
     } else {
       io.out(
         `${io.sandboxLabel(io.chalk)} gateway listening on ${sandbox.url}\n` +
           `  merchant key  ${sandbox.merchantKey}\n` +
           `  payout key    ${sandbox.payoutKey}\n` +
+          `  general key   ${sandbox.generalKey}   (the versioned API's, for balance and rate with --api v1)\n` +
           `Try: GATEWAY_BASE_URL=${sandbox.url} GATEWAY_MERCHANT_KEY=${sandbox.merchantKey} gw pay 25 USDT\n` +
+          `  or the versioned API: GATEWAY_API=v1 GATEWAY_BASE_URL=${sandbox.url} GATEWAY_GENERAL_KEY=${sandbox.generalKey} gw balance\n` +
           `Notifications go to each payment's --callback-url${opts.server.notifications?.deliverAnywhere === true ? '' : ' on this machine'}; move a payment with: gw sandbox trigger <trackId> paid --url ${sandbox.url}\n` +
           'Press Ctrl-C to stop.\n',
       );

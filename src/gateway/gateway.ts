@@ -1,6 +1,6 @@
 // The one interface commands use to talk to the gateway, and the values it returns. Commands never
-// know which API is behind it: the interface document's endpoints (legacy.ts) or the newer
-// versioned API; the factory picks one from the configuration.
+// know which API is behind it: the interface document's endpoints (legacy/client.ts) or the newer
+// versioned API (v1/client.ts); the factory picks one from the configuration (`api`).
 //
 // Every string the gateway sent is Untrusted (terminal-safe when printed), every amount a Decimal
 // (exact digits), so a command cannot print gateway text unsafely or round money by accident.
@@ -168,4 +168,6 @@ export interface KeySetting {
 export interface Keys {
   merchant?: KeySetting;
   payout?: KeySetting;
+  /** The versioned API's general key (balance and rate with `api: v1`). */
+  general?: KeySetting;
 }

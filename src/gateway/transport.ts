@@ -193,10 +193,13 @@ export class Transport {
     this.options.log?.(this.scrub(line));
   }
 
+  /** The base URL's path joined with the request's; a query in the request's path stays a query. */
   private url(path: string): URL {
     const base = this.options.baseUrl;
     const url = new URL(base.href);
-    url.pathname = `${base.pathname.replace(/\/+$/, '')}${path}`;
+    const query = path.indexOf('?');
+    url.pathname = `${base.pathname.replace(/\/+$/, '')}${query === -1 ? path : path.slice(0, query)}`;
+    if (query !== -1) url.search = path.slice(query);
     return url;
   }
 

@@ -4,6 +4,8 @@ import type { DeliveryOptions } from './notify.js';
 
 export const SANDBOX_MERCHANT_KEY = 'sandbox-merchant-key';
 export const SANDBOX_PAYOUT_KEY = 'sandbox-payout-key';
+/** The versioned API's general key (balance and rate under /v1/general), in the `general_api_key` header. */
+export const SANDBOX_GENERAL_KEY = 'sandbox-general-key';
 
 export interface SandboxOptions {
   /** Interface to listen on; default 127.0.0.1. */
@@ -14,6 +16,8 @@ export interface SandboxOptions {
   merchantKey?: string;
   /** Payout API key the sandbox accepts; default SANDBOX_PAYOUT_KEY. */
   payoutKey?: string;
+  /** General API key the sandbox accepts on the versioned API; default SANDBOX_GENERAL_KEY. */
+  generalKey?: string;
   /** Clock in milliseconds, for tests; default Date.now. */
   now?: () => number;
   /** How payment notifications are delivered (retry schedule, hosts, log); see notify.ts. */
@@ -25,6 +29,7 @@ export interface RunningSandbox {
   url: string;
   merchantKey: string;
   payoutKey: string;
+  generalKey: string;
   /** Stops listening and closes every connection, idle keep-alive ones included. Idempotent. */
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 // The sandbox's HTTP layer (node:http): matching requests against the route tables (routes.ts,
-// legacy-routes.ts, v1-routes.ts), body reading and decoding, JSON responses.
+// legacy-routes.ts, v1-routes.ts, control-routes.ts), body reading and decoding, JSON responses.
 //
 // Status and envelope choices:
 // - Versioned paths (/v1, /v1/...) always answer with the versioned envelope; its `status` equals
@@ -20,8 +20,8 @@ import { LEGACY_ROUTES } from './legacy-routes.js';
 import { MinimalControl } from './minimal-control.js';
 import { attachNotifications, NotificationDelivery } from './notify.js';
 import { matchPattern, type Route, type RouteStyle } from './routes.js';
-import { V1_ROUTES } from './v1-routes.js';
-import { SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type RunningSandbox, type SandboxOptions } from './options.js';
+import { v1Routes } from './v1-routes.js';
+import { SANDBOX_GENERAL_KEY, SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type RunningSandbox, type SandboxOptions } from './options.js';
 
 /** Largest request body the sandbox reads. */
 export const BODY_LIMIT = 64 * 1024;
@@ -34,6 +34,10 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   const merchantKey = options.merchantKey ?? SANDBOX_MERCHANT_KEY;
   const payoutKey = options.payoutKey ?? SANDBOX_PAYOUT_KEY;
+  const generalKey = options.generalKey ?? SANDBOX_GENERAL_KEY;
+  // Every route the sandbox serves; the versioned ones check the general key themselves.
+  // Every route the sandbox serves.
+  const routes: readonly Route[] = [...LEGACY_ROUTES, ...v1Routes({ generalKey, payoutKey }), ...CONTROL_ROUTES];
   let url = '';
   const gateway = new SandboxGateway({
     merchantKey,
@@ -49,7 +53,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   attachNotifications(gateway, { delivery, control: new MinimalControl(gateway, options.now ?? Date.now), merchantKey });
 
   const server = createServer((req, res) => {
-    handle(gateway, req, res).catch((error: unknown) => internalError(req, res, error));
+    handle(gateway, routes, req, res).catch((error: unknown) => internalError(req, res, error));
   });
   // A malformed request line or headers: answer 400 when the socket still can, never throw.
   server.on('clientError', (_error, socket) => {
@@ -90,11 +94,8 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     return closing;
   };
 
-  return { url, merchantKey, payoutKey, close };
+  return { url, merchantKey, payoutKey, generalKey, close };
 }
-
-/** Every route the sandbox serves. */
-const ROUTES: readonly Route[] = [...LEGACY_ROUTES, ...V1_ROUTES, ...CONTROL_ROUTES];
 
 /** Versioned paths get versioned answers, whatever goes wrong; control paths plain JSON. */
 function styleOf(path: string): RouteStyle {
@@ -117,11 +118,11 @@ function methodNotAllowed(style: RouteStyle, method: string, allow: string): Gat
   return { ...reply, headers: { ...reply.headers, allow } };
 }
 
-async function handle(gateway: SandboxGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(gateway: SandboxGateway, routes: readonly Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
   const target = req.url ?? '/';
   const path = requestPath(target);
   const method = req.method ?? 'GET';
-  const matching = ROUTES.flatMap((route) => {
+  const matching = routes.flatMap((route) => {
     const params = matchPattern(route.pattern, path);
     return params === undefined ? [] : [{ route, params }];
   });
@@ -137,7 +138,8 @@ async function handle(gateway: SandboxGateway, req: IncomingMessage, res: Server
   }
 
   let fields: RequestFields = Object.create(null) as Record<string, unknown>;
-  if (method === 'POST') {
+  // A GET may carry a JSON body too: the gateway's own Node client sends its filters that way.
+  if (method === 'POST' || hasBody(req)) {
     const body = await readBody(req);
     if (body === 'aborted') return;
     if (body === 'too-large') {
@@ -182,6 +184,12 @@ function requestPath(target: string): string {
   path = path.split(/[?#]/, 1)[0] ?? '/';
   path = path.replace(/\/+$/, '');
   return path === '' ? '/' : path;
+}
+
+/** Whether a request says it has a body (a GET usually has none). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
 }
 
 /** Reads the body, keeping at most BODY_LIMIT bytes; an oversized body is drained, then refused. */

@@ -111,7 +111,10 @@ describe('a connection that never completes ends at --timeout as "not sent"', ()
     try {
       const r = await run(['pay', '25', 'USDT', '--no-qr', '--order-id', 'ORD-HS', '--timeout', '1'], `https://127.0.0.1:${silent.port}`);
       const stderr = expectCleanFailure(r, 75, SECRETS);
-      expect(stderr).toContain(`gw: the TLS handshake with the gateway at 127.0.0.1:${silent.port} did not complete within 1 s\n`);
+      // The budget left when the handshake began: 1 s, or a little less when start-up took over 50 ms.
+      expect(stderr).toMatch(
+        new RegExp(`^gw: the TLS handshake with the gateway at 127\\.0\\.0\\.1:${silent.port} did not complete within (?:1|0\\.\\d) s\n`, 'm'),
+      );
       expect(stderr).not.toMatch(/may have been created/i);
       expect(r.ms).toBeLessThan(PROMPT_MS);
       expect(silent.connections).toBe(1);
@@ -130,7 +133,9 @@ describe('a connection that never completes ends at --timeout as "not sent"', ()
       ]);
       for (const r of [pay, currencies]) {
         const stderr = expectCleanFailure(r, 75, SECRETS);
-        expect(stderr).toContain(`gw: could not connect to the gateway at 127.0.0.1:${stalled.port} within 1 s\n`);
+        // The budget left when the connect began: 1 s, or a little less when start-up took over
+        // 50 ms (now and then even on an idle machine; often on a busy one).
+        expect(stderr).toMatch(new RegExp(`^gw: could not connect to the gateway at 127\\.0\\.0\\.1:${stalled.port} within (?:1|0\\.\\d) s\n`, 'm'));
         expect(stderr).not.toMatch(/may have been created/i);
         expect(r.ms).toBeLessThan(PROMPT_MS);
       }

@@ -195,7 +195,7 @@ describe('GET /v1/payment/accepted-currencies (header merchant_api_key)', () => 
     expect(post.json.error.key).toBe('method_not_allowed');
     expect(post.json.version).toBe('1.0.0');
 
-    const missing = await toReply(await fetch(`${sbx.url}/v1/payment/nothing-here`));
+    const missing = await toReply(await fetch(`${sbx.url}/v1/nothing/here`));
     expect(missing.status).toBe(404);
     expect(missing.json).toMatchObject({ data: {}, status: 404, version: '1.0.0', error: { key: 'not_found' } });
   });

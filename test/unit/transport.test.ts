@@ -206,6 +206,14 @@ describe('Transport: requests', () => {
     }
   });
 
+  it('keeps a query in the request path a query (not an escaped part of the path)', async () => {
+    const srv = await startServer((_req, res) => reply(res, 200, { status: 200 }));
+    const t = transport({ baseUrl: new URL(`${srv.base.href}gw/`) });
+    await t.send({ method: 'GET', path: '/v1/payment?page=2&size=5&order_id=A%20B', idempotent: true });
+    await t.send({ method: 'GET', path: '/v1/general/account/balance', idempotent: true });
+    expect(srv.seen.map((s) => s.url)).toEqual(['/gw/v1/payment?page=2&size=5&order_id=A%20B', '/gw/v1/general/account/balance']);
+  });
+
   it('returns any HTTP status as is, without retrying a 4xx', async () => {
     const srv = await startServer((_req, res) => reply(res, 404, '<html>no</html>', { 'content-type': 'text/html' }));
     const answer = await transport({ baseUrl: srv.base }).send(GET);
