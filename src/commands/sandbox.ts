@@ -1,11 +1,13 @@
-// gw sandbox [--port <n>] [--host <addr>]: serve the embedded sandbox gateway until interrupted.
+// gw sandbox [--port <n>] [--host <addr>] [--settle <seconds>]: serve the embedded sandbox gateway
+// until interrupted.
 import { Command } from 'commander';
 import { parsePort } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
-import { ExitCode, GwError } from '../errors.js';
+import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { IOStreams } from '../output/iostreams.js';
 import type { SandboxOptions } from '../sandbox/index.js';
+import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/lifecycle.js';
 
 export interface SandboxCommandOptions {
   io: IOStreams;
@@ -16,6 +18,7 @@ export interface SandboxCommandOptions {
 
 interface SandboxFlags {
   port?: string;
+  settle?: string;
   host: string;
   merchantKey?: string;
   payoutKey?: string;
@@ -26,6 +29,10 @@ export function newCmdSandbox(f: Factory, runF: (opts: SandboxCommandOptions) =>
     .description('serve the embedded sandbox gateway (test keys, fake addresses) until interrupted')
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--settle <seconds>',
+      `seconds from a payment's creation to its final state, ${SETTLE_SECONDS.min}–${SETTLE_SECONDS.max} (default ${DEFAULT_SETTLE_SECONDS})`,
+    )
     .action((_flags: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<SandboxFlags>();
       return runF({
@@ -35,15 +42,25 @@ export function newCmdSandbox(f: Factory, runF: (opts: SandboxCommandOptions) =>
         server: {
           port: parsePort(flags.port),
           host: flags.host,
+          ...(flags.settle !== undefined && { settleSeconds: parseSettle(flags.settle) }),
           ...(flags.merchantKey !== undefined && { merchantKey: flags.merchantKey }),
           ...(flags.payoutKey !== undefined && { payoutKey: flags.payoutKey }),
         },
       });
     });
   return withHelp(command, {
-    examples: ['gw sandbox', 'gw sandbox --port 8080', 'gw sandbox --json'],
+    examples: ['gw sandbox', 'gw sandbox --port 8080', 'gw sandbox --settle 60', 'gw sandbox --json'],
     json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "sandbox": true} (one line, then it serves until Ctrl-C)',
   });
+}
+
+/** --settle: whole seconds within the lifecycle's bounds. */
+export function parseSettle(text: string): number {
+  const seconds = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || seconds < SETTLE_SECONDS.min || seconds > SETTLE_SECONDS.max) {
+    throw new UsageError(`--settle must be a whole number of seconds from ${SETTLE_SECONDS.min} to ${SETTLE_SECONDS.max} (got "${text.slice(0, 20)}")`);
+  }
+  return seconds;
 }
 
 export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {

@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { parse, stringify } from 'lossless-json';
 import { SandboxGateway, legacy, versionedError, type GatewayReply, type RequestFields } from './gateway.js';
+import { SandboxJournal } from './journal.js';
 import { LEGACY_ROUTES } from './legacy-routes.js';
 import { matchPattern, type Route, type RouteStyle } from './routes.js';
 import { V1_ROUTES } from './v1-routes.js';
@@ -37,6 +38,8 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     payoutKey,
     now: options.now ?? Date.now,
     baseUrl: () => url,
+    ...(options.settleSeconds !== undefined && { settleSeconds: options.settleSeconds }),
+    ...(options.journal !== undefined && { journal: new SandboxJournal(options.journal) }),
   });
 
   const server = createServer((req, res) => {
@@ -65,6 +68,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
+    gateway.close();
     closing ??= new Promise<void>((resolve) => {
       const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
       timer.unref();
@@ -77,7 +81,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     return closing;
   };
 
-  return { url, merchantKey, payoutKey, close };
+  return { url, merchantKey, payoutKey, gateway, close };
 }
 
 /** Every route the sandbox serves. */
