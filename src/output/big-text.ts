@@ -37,6 +37,7 @@ const GLYPH_ROWS = 5;
 /** Sizes tried, largest first: columns and rows per font pixel (two columns make a square pixel). */
 const SCALES: ReadonlyArray<readonly [number, number]> = [
   [4, 2],
+  [3, 2],
   [2, 1],
   [1, 1],
 ];
