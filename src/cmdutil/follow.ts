@@ -1,7 +1,7 @@
 // What a person sees while gw waits for a payment (wait.ts does the waiting):
 // - on a terminal, a live line on stderr (spinner, state, time left, last check) redrawn in place
 //   four times a second, or, for `gw pay --wait`, the counter screen's state line (the caller's
-//   `screen` function);
+//   `screen` function), redrawn once a second;
 // - into a pipe or a file, no animation and no timer: one line per change of state, and one per
 //   run of failures, on stderr;
 // - with --json, nothing until the end.
@@ -12,8 +12,9 @@ import { agoWords, localClock, timeLeftWords } from '../output/time.js';
 import type { Clock } from './clock.js';
 import { waitForPayment, type WaitEnding, type WaitPolicy, type WaitProgress } from './wait.js';
 
-/** Redraws while animating: four times a second. */
+/** The live line is redrawn four times a second; the counter screen (a bigger redraw, read from a distance) once a second. */
 export const TICK_MS = 250;
+export const SCREEN_TICK_MS = 1000;
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface FollowOptions {
@@ -99,7 +100,7 @@ export async function followPayment(options: FollowOptions): Promise<WaitEnding>
       ...(options.createdAt !== undefined && { createdAt: options.createdAt }),
       ...(options.until !== undefined && { until: options.until }),
       ...(options.policy !== undefined && { policy: options.policy }),
-      ...(animate && { tickMs: TICK_MS }),
+      ...(animate && { tickMs: onScreen ? SCREEN_TICK_MS : TICK_MS }),
       onProgress,
       onChange,
     });

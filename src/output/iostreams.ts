@@ -86,7 +86,7 @@ export class IOStreams {
   #pending = 0;
   #drained: Array<() => void> = [];
   /** The lines drawScreen() last drew, and the terminal size then. */
-  #screen: { lines: readonly string[]; width: number; height: number } | undefined;
+  #screen: { given: readonly string[]; lines: readonly string[]; width: number; height: number } | undefined;
   /** Whether a live line is on stderr (liveLine), to clear before anything else is written there. */
   #liveLine = false;
 
@@ -223,8 +223,12 @@ export class IOStreams {
       return;
     }
     const [width, height] = [this.width(), this.height()];
-    // A line wider than the terminal would wrap and put the cursor arithmetic off: never.
-    const fitted = lines.map((line) => (visibleWidth(line) < width ? line : truncateVisible(line, width - 1)));
+    // A line wider than the terminal would wrap and put the cursor arithmetic off: never. (A line
+    // drawn last time at this width was checked then.)
+    const last = this.#screen?.width === width ? this.#screen : undefined;
+    const fitted = lines.map((line, i) =>
+      last?.given[i] === line ? (last.lines[i] ?? line) : visibleWidth(line) < width ? line : truncateVisible(line, width - 1),
+    );
     let before = this.#screen?.lines;
     let text = '';
     if (before !== undefined && (this.#screen?.width !== width || this.#screen.height !== height)) {
@@ -250,7 +254,7 @@ export class IOStreams {
       for (let i = first; i < fitted.length; i++) text += before[i] === fitted[i] ? '\u001b[1B' : `\u001b[2K${fitted[i]}\n`;
       text += '\u001b[J';
     }
-    this.#screen = { lines: fitted, width, height };
+    this.#screen = { given: [...lines], lines: fitted, width, height };
     this.out(text);
   }
 
