@@ -49,20 +49,20 @@ const LABELS: Record<PaymentState, string> = {
 };
 
 /**
- * The state line: "⠋ Waiting for payment · 59 min left, until 14:42 · checked 2 s ago" (without
- * the time left on the counter screen, which shows it above).
+ * The state line: "⠋ Waiting for payment · 59 min left, until 14:42 · checked 2 s ago". `compact`
+ * (the counter screen, which shows the time left above it): the state and any problem only.
  */
-export function statusLine(progress: WaitProgress, spinner: string, withTimeLeft = true): string {
+export function statusLine(progress: WaitProgress, spinner: string, compact = false): string {
   const parts: string[] = [];
   const info = progress.info;
   let label = info === undefined ? 'Checking the payment' : LABELS[info.status];
   if (info?.status === 'unknown' && info.gatewayStatus !== null) label = `Waiting (gateway says "${info.gatewayStatus.line(30)}")`;
   parts.push(`${spinner} ${label}`.trim());
-  if (withTimeLeft && progress.expiresAt !== undefined && info?.status !== 'confirming') parts.push(timeLeftWords(new Date(progress.expiresAt), progress.now));
+  if (!compact && progress.expiresAt !== undefined && info?.status !== 'confirming') parts.push(timeLeftWords(new Date(progress.expiresAt), progress.now));
   if (progress.problem !== undefined) parts.push(`retrying: ${progress.problem}`);
-  else if (progress.checkedAt !== undefined)
+  else if (!compact && progress.checkedAt !== undefined)
     parts.push(progress.now - progress.checkedAt < 1000 ? 'checked just now' : `checked ${agoWords(progress.now - progress.checkedAt)}`);
-  if (progress.slowedDown) parts.push('slowed down by the gateway’s rate limit');
+  if (progress.slowedDown) parts.push(compact ? 'slowed down by the gateway' : 'slowed down by the gateway’s rate limit');
   return parts.join(' · ');
 }
 
@@ -76,7 +76,7 @@ export async function followPayment(options: FollowOptions): Promise<WaitEnding>
 
   const onProgress = (progress: WaitProgress): void => {
     if (animate) {
-      const line = statusLine(progress, SPINNER[frame++ % SPINNER.length] ?? '', !onScreen);
+      const line = statusLine(progress, SPINNER[frame++ % SPINNER.length] ?? '', onScreen);
       if (onScreen) options.screen?.(line, progress);
       else io.liveLine(line);
       return;

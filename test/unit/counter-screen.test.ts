@@ -138,6 +138,15 @@ describe('layout', () => {
     expect(decodeTerminalQr(term.ansi(), 'light')).toBe(uri.uri);
   });
 
+  it('the last row is left for the prompt: a QR exactly as tall as the window does not fit', () => {
+    const rows = screenFor(tron, 100, 30).qr.rows; // 19
+    const fits = screenFor(tron, 100, rows + 1);
+    expect(fits.term.scrollback).toEqual([]);
+    expect(decodeTerminalQr(leftColumns(fits.term.ansi(), fits.qr.columns), 'light')).toBe(fits.uri.uri);
+    const tight = screenFor(tron, 100, rows);
+    expect(tight.term.text()).toMatch(new RegExp(`The QR code needs ${rows} rows; this window has ${rows}`));
+  });
+
   it('a QR wider than the window is not drawn: the notice says so, last', () => {
     const { lines, term } = screenFor(usdc, 50, 40);
     expect(lines.join('\n')).not.toMatch(/▀/);

@@ -19,6 +19,7 @@ describe('drawScreen', () => {
     io.drawScreen(['line one', 'line 2', 'line three', 'line four']);
     // Only what changed is written again.
     expect(stdout().slice(before)).not.toContain('line one');
+    expect(stdout().slice(before)).not.toContain('line three');
     expect(screen().lines().slice(0, 6)).toEqual(['$ gw pay 25 USDT', 'line one', 'line 2', 'line three', 'line four', '']);
     io.drawScreen(['short']);
     expect(screen().lines().slice(0, 4)).toEqual(['$ gw pay 25 USDT', 'short', '', '']);
@@ -47,6 +48,14 @@ describe('drawScreen', () => {
     io.drawScreen(block('waiting'));
     io.drawScreen(block('paid'));
     expect(screen().lines()).toEqual(['d', 'e', 'f', 'paid', '']);
+  });
+
+  it('a change above the top of the screen cannot be reached: the screen is cleared and drawn again', () => {
+    const { io, screen } = tty(20, 5);
+    io.drawScreen(['a', 'b', 'c', 'd', 'e', 'f', 'waiting'], { clear: true });
+    io.drawScreen(['A', 'b', 'c', 'd', 'e', 'f', 'paid'], { clear: true });
+    expect(screen().lines()).toEqual(['d', 'e', 'f', 'paid', '']);
+    expect(screen().scrollback.slice(-3)).toEqual(['A', 'b', 'c']);
   });
 
   it('into a pipe: each call prints its lines, without escape codes', () => {
