@@ -450,7 +450,7 @@ export async function payRun(opts: PayOptions): Promise<void> {
   }
 
   const notes = existing === undefined ? [] : [`Reusing payment ${existing.info.trackId} of this order: no new payment was created.`];
-  const screen = await printPayment(opts, payment, uri, notes, existing !== undefined);
+  const screen = await printPayment(opts, payment, uri, notes, existing !== undefined, opts.wait === true);
   if (opts.wait !== true) {
     try {
       await io.flush();
@@ -570,12 +570,13 @@ async function printPayment(
   uri: PaymentUri | undefined,
   notes: readonly string[] = [],
   reused = false,
+  /** A wait follows: its one JSON document comes at the end (showEnding). */
+  waiting = false,
 ): Promise<((status?: string) => void) | undefined> {
   const { io } = opts;
   const wantQr = uri?.qr && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
   if (io.json) {
-    // With --wait the one document comes at the end (showEnding).
-    if (opts.wait !== true) io.printJson({ ...payment, uri: uri?.qr === true ? uri.uri : null, ...(reused && { reused: true }) });
+    if (!waiting) io.printJson({ ...payment, uri: uri?.qr === true ? uri.uri : null, ...(reused && { reused: true }) });
     if (wantQr) io.err(await renderQr(io, uri.uri));
     return undefined;
   }
@@ -601,8 +602,8 @@ async function printPayment(
         }),
         { clear: opts.clear !== false },
       );
-    draw(opts.wait === true ? '… Checking the payment' : undefined);
-    if (opts.wait !== true) io.endScreen();
+    draw(waiting ? '… Checking the payment' : undefined);
+    if (!waiting) io.endScreen();
     return draw;
   }
   io.sandboxBanner();

@@ -248,3 +248,13 @@ describe('gw pay --reuse-if-exists', () => {
     expect(gateway.calls.map((c) => c.method)).toEqual(['payments']);
   });
 });
+
+describe('gw pay --wait --json when the payment cannot be followed', () => {
+  it('a payment that is not payable still gets its document, and no wait starts', async () => {
+    const { t, opts, gateway } = setup({ payment: tronPayment(T0, { address: '' }) }, { json: true });
+    const error = await failure(payRun(opts));
+    expect(error.exitCode).toBe(ExitCode.PROTOCOL);
+    expect(JSON.parse(t.stdout())).toMatchObject({ trackId: '184729305', uri: null });
+    expect(gateway.calls.map((c) => c.method)).toEqual(['createPayment']);
+  });
+});
