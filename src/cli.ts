@@ -10,18 +10,23 @@ import { newCmdConfig } from './commands/config.js';
 import { newCmdCurrencies } from './commands/currencies.js';
 import { newCmdListen } from './commands/listen.js';
 import { newCmdPay } from './commands/pay.js';
+import { newCmdPayments } from './commands/payments.js';
 import { newCmdRate } from './commands/rate.js';
 import { newCmdSandbox } from './commands/sandbox.js';
 import { newCmdWebhook } from './commands/webhook.js';
+import { newCmdStatus } from './commands/status.js';
 
 export const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 refused, 64 usage, 65 data rejected, 69 unavailable, 70 internal,
 73 cannot write file, 74 output lost, 75 temporary, 76 bad response, 77 key refused,
-78 configuration, 130 interrupted, 143 terminated.`;
+78 configuration, 130 interrupted, 143 terminated. A payment's state (gw status, --wait):
+0 paid, 8 still open, 10 underpaid, 11 expired, 12 failed or refunded, 124 gave up waiting.`;
 
 /** The root command with every subcommand, wired to `f`. */
 export function newCmdRoot(f: Factory): Command {
   const program = new Command('gw')
-    .description("The merchant's command line for the crypto payment gateway: accepted coins, white-label payments with a scannable QR, balances, rates.")
+    .description(
+      "The merchant's command line for the crypto payment gateway: accepted coins, white-label payments with a scannable QR, their status and history, balances, rates.",
+    )
     .version(VERSION, '-V, --version', 'print the version')
     .option('--json', 'print one JSON document on stdout; failures as JSON on stderr')
     .option('--profile <name>', 'use a profile from the config file (env GATEWAY_PROFILE)')
@@ -40,7 +45,9 @@ export function newCmdRoot(f: Factory): Command {
       `
 Examples:
   $ gw pay 25 USDT --sandbox                  try a payment on the embedded sandbox
-  $ gw pay 25 USD --pay-currency USDT --order-id 1042
+  $ gw pay 25 USD --pay-currency USDT --order-id 1042 --wait
+  $ gw status 184729305 --wait
+  $ gw payments --order-id 1042
   $ gw currencies --json | jq -r '.currencies[]'
   $ gw balance BTC
   $ gw rate BTC USDT
@@ -51,6 +58,8 @@ ${EXIT_CODES_HELP}`,
   for (const sub of [
     newCmdCurrencies(f),
     newCmdPay(f),
+    newCmdStatus(f),
+    newCmdPayments(f),
     newCmdBalance(f),
     newCmdRate(f),
     newCmdConfig(f),

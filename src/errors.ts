@@ -30,6 +30,17 @@ export const ExitCode = {
   INTERRUPTED: 130,
   /** Ended by SIGTERM (128 + SIGTERM). */
   TERMINATED: 143,
+  // How a payment ended, for `gw status` and `--wait` (0 is paid). See src/cmdutil/wait.ts.
+  /** `gw status` without --wait: the payment is still open (new, waiting, confirming, or a status gw does not know). */
+  STILL_OPEN: 8,
+  /** The payment ended underpaid. */
+  UNDERPAID: 10,
+  /** The payment expired unpaid (or arrived already expired). */
+  EXPIRED: 11,
+  /** The payment failed, or was refunded. */
+  FAILED: 12,
+  /** --wait gave up: --wait-timeout passed, or the payment's expiry plus the grace with no transaction seen. */
+  WAIT_ENDED: 124,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

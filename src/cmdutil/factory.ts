@@ -140,8 +140,9 @@ class DefaultFactory implements Factory {
     const globals = this.globals;
     let config: ResolvedConfig;
     if (globals.sandbox === true) {
-      const { startSandbox } = await import('../sandbox/index.js');
-      const sandbox = await startSandbox();
+      const { startSandbox, sandboxJournalPath } = await import('../sandbox/index.js');
+      // The sandbox runs on the command's clock, and records its payments for later runs.
+      const sandbox = await startSandbox({ now: () => this.clock.now(), journal: sandboxJournalPath(this.#options.env, this.#options.home) });
       this.onClose(() => sandbox.close());
       // The sandbox serves both APIs: which one to speak is still the user's (--api, GATEWAY_API).
       const apiEnv = this.#options.env.GATEWAY_API;

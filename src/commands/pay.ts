@@ -4,7 +4,14 @@
 // What the exit code must never hide: once the request may have reached the gateway, a payment may
 // exist. So everything that can be checked is checked before the request; after it, a failure
 // still shows the payment it concerns first, says whether it exists ("created") or may exist
-// ("unknown"), and never exits with a usage code.
+// ("unknown"), and never exits with a usage code. Every payment carries an order id (the user's,
+// or one gw makes up: src/cmdutil/order-id.ts), so such a failure names the command that finds
+// it, and `--reuse-if-exists` looks for it before creating another.
+//
+// On a terminal the payment is the counter screen (src/output/counter-screen.ts), drawn on a
+// cleared screen; with --wait it is redrawn in place until the payment ends, and ends on PAID (or
+// why not) in block letters. Exit codes of the wait: src/cmdutil/wait.ts.
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,16 +19,22 @@ import { Command } from 'commander';
 import { parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Clock } from '../cmdutil/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
+import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
+import { generateOrderId } from '../cmdutil/order-id.js';
+import { parseDuration } from '../cmdutil/time-args.js';
+import { endingFailure, receivedAmount, type WaitEnding } from '../cmdutil/wait.js';
 import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
-import type { GatewayClient, Payment, PaymentRequest } from '../gateway/gateway.js';
+import type { GatewayClient, Payment, PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
 import { isGenericFailure } from '../gateway/result-codes.js';
 import { Decimal } from '../money/decimal.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { Untrusted } from '../output/untrusted.js';
+import { counterScreen, outcomeScreen, rateWords, type Outcome, type ScreenQr } from '../output/counter-screen.js';
+import { statusText } from '../output/status-view.js';
 import { renderDetails, type DetailRow } from '../output/table.js';
-import { parseTimestamp, timeLeftWords } from '../output/time.js';
+import { localDateTime, parseTimestamp, timeLeftWords } from '../output/time.js';
 import { maxAssetDecimals } from '../payment-uri/decimals.js';
 import type { PaymentUri } from '../payment-uri/index.js';
 
@@ -38,6 +51,11 @@ export interface PayFlags {
   /** true: --qr, false: --no-qr, undefined: decide from the terminal. */
   qr?: boolean;
   qrOut?: string;
+  reuseIfExists?: boolean;
+  wait?: boolean;
+  waitTimeout?: string;
+  /** false with --no-clear. */
+  clear?: boolean;
 }
 
 export interface PayOptions {
@@ -47,6 +65,22 @@ export interface PayOptions {
   request: PaymentRequest;
   qr: 'auto' | 'always' | 'never';
   qrOut: string | undefined;
+  /** gw made the order id up (none was given). */
+  orderIdGenerated?: boolean;
+  /** Look for an open or paid payment with the order id before creating one. */
+  reuseIfExists?: boolean;
+  /** Follow the payment until it ends. */
+  wait?: boolean;
+  /** --wait-timeout in ms. */
+  waitTimeoutMs?: number | undefined;
+  /** Clear the terminal before drawing the counter screen (false with --no-clear). */
+  clear?: boolean;
+  /** Redraw the counter screen in place while waiting (not with --verbose, whose lines would break it). */
+  redraw?: boolean;
+  /** Ends a wait (Ctrl-C); a never-aborted signal by default. */
+  signal?: AbortSignal;
+  /** Lifts the whole-command deadline for the wait. */
+  releaseDeadline?: () => void;
 }
 
 export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> = payRun): Command {
@@ -66,24 +100,49 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
     .option('--qr', 'always draw the QR code (on stderr with --json)')
     .option('--no-qr', 'never draw the QR code')
     .option('--qr-out <file>', 'also write the QR code to a .svg or .png file')
-    .action((amount: string, currency: string, flags: PayFlags) =>
-      runF({
+    .option('--reuse-if-exists', 'with --order-id: show or follow an open or paid payment of that order instead of creating another')
+    .option('--wait', 'follow the payment until it is paid, expires or fails (exit 0 only when paid)')
+    .option('--wait-timeout <duration>', 'stop waiting after this long, e.g. 10m (with --wait; exit 124)')
+    .option('--no-clear', 'do not clear the terminal before drawing the payment')
+    .action((amount: string, currency: string, flags: PayFlags) => {
+      const request = buildPaymentRequest(amount, currency, flags);
+      const generated = request.orderId === undefined;
+      if (flags.reuseIfExists === true && generated) {
+        throw new UsageError(
+          '--reuse-if-exists needs --order-id: the order whose payment to look for',
+          'e.g. gw pay 25 USDT --order-id 1042 --reuse-if-exists',
+        );
+      }
+      if (flags.waitTimeout !== undefined && flags.wait !== true) throw new UsageError('--wait-timeout needs --wait');
+      if (generated) request.orderId = generateOrderId(f.clock.now(), randomBytes);
+      return runF({
         io: f.io,
         gateway: () => f.gateway(),
         clock: f.clock,
-        request: buildPaymentRequest(amount, currency, flags),
+        request,
         qr: flags.qr === true ? 'always' : flags.qr === false ? 'never' : 'auto',
         qrOut: parseQrOut(flags.qrOut),
-      }),
-    );
+        orderIdGenerated: generated,
+        reuseIfExists: flags.reuseIfExists === true,
+        wait: flags.wait === true,
+        waitTimeoutMs: flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout'),
+        clear: flags.clear !== false,
+        redraw: f.globals.verbose !== true,
+        signal: f.signal,
+        releaseDeadline: () => f.releaseDeadline(),
+      });
+    });
   return withHelp(command, {
     examples: [
       'gw pay 25 USD --pay-currency USDT --order-id 1042',
       'gw pay 0.00038127 BTC --life-time 30',
-      'gw pay 25 USDT --sandbox',
+      'gw pay 25 USDT --sandbox --wait',
+      'gw pay 25 USD --pay-currency USDT --order-id 1042 --reuse-if-exists --wait',
       'gw pay 10 EUR --pay-currency BTC --json | jq -r .address',
     ],
-    json: '{"trackId", "amount", "currency", "payAmount", "payCurrency", "network", "address", "memo", …, "uri"} (amounts as exact decimal strings)',
+    json: '{"trackId", "amount", "currency", "payAmount", "payCurrency", "network", "address", "memo", "orderId", …, "uri"} (amounts as exact decimal strings); with --wait, the final status fields too ("status", "gatewayStatus", "txID", "payDate"…)',
+    notes: `Without --order-id, gw sends one of its own (gw-YYYYMMDD-HHMMSS-xxxx, shown with the payment).
+With --wait: exit 0 paid, 10 underpaid, 11 expired, 12 failed or refunded, 124 gave up waiting, 130 interrupted.`,
   });
 }
 
@@ -195,7 +254,7 @@ export async function checkQrOutWritable(file: string): Promise<void> {
  * After the request may have reached the gateway, a failure without a clear refusal is ambiguous:
  * the payment may exist. Say so, and how to recognise it; never send it again automatically.
  */
-export function ambiguousFailure(error: GwError, request: PaymentRequest): GwError {
+export function ambiguousFailure(error: GwError, request: PaymentRequest, sandbox = false): GwError {
   const notSent = (error as GwError & { delivery?: string }).delivery === 'not-sent';
   // A definite refusal: the gateway answered with a result code or an error object, and not one
   // that says it failed inside (its generic failures 131 and 500, or a 5xx status).
@@ -207,7 +266,7 @@ export function ambiguousFailure(error: GwError, request: PaymentRequest): GwErr
   if (notSent || refused || (!uncertainExit && !failedInside)) return error;
   const recognise =
     request.orderId !== undefined
-      ? `look for order id "${request.orderId}" before trying again: gw payments --order-id ${shellWord(request.orderId)}`
+      ? `look for order id "${request.orderId}" before trying again: gw payments --order-id ${shellWord(request.orderId)}${sandbox ? ' --sandbox' : ''}, or pay again with --order-id ${shellWord(request.orderId)} --reuse-if-exists`
       : `look for a payment of ${request.amount} ${request.currency} created just now before trying again; give --order-id next time so it can be recognised`;
   return error.with({
     message: `${error.message}; the payment MAY HAVE BEEN CREATED — it was not sent again`,
@@ -229,16 +288,97 @@ function unpayableReason(payment: Payment): string | undefined {
   return undefined;
 }
 
+/** An open or paid payment of the order, found before creating another (--reuse-if-exists). */
+type Existing = { kind: 'paid' | 'open'; info: PaymentInfo };
+
+const OPEN_STATES = new Set(['new', 'waiting', 'confirming', 'unknown']);
+
+/**
+ * Looks up the payments of the request's order id: a paid one, else the newest open one (not past
+ * its expiry, unless a transaction is already confirming). One for another amount or currency is
+ * never reused: that is an error, and nothing is created.
+ */
+export async function findExisting(gateway: GatewayClient, request: PaymentRequest, now: number): Promise<Existing | undefined> {
+  const orderId = request.orderId ?? '';
+  let found: PaymentInfo[];
+  try {
+    found = (await gateway.payments({ orderId, size: 50 })).payments;
+  } catch (error) {
+    if (!(error instanceof GwError)) throw error;
+    throw error.with({
+      message: `could not look for the payments of order "${orderId}": ${error.message}`,
+      hint: 'nothing was created: try again, or leave out --reuse-if-exists',
+    });
+  }
+  const mine = found.filter((p) => p.orderId?.raw() === orderId);
+  const createdAt = (p: PaymentInfo): number => parseTimestamp(p.date)?.getTime() ?? 0;
+  const stillOpen = (p: PaymentInfo): boolean => {
+    if (!OPEN_STATES.has(p.status)) return false;
+    const expiry = parseTimestamp(p.expiredAt);
+    return p.status === 'confirming' || expiry === undefined || expiry.getTime() > now;
+  };
+  const paid = mine.find((p) => p.status === 'paid');
+  const open = mine.filter(stillOpen).sort((a, b) => createdAt(b) - createdAt(a))[0];
+  const existing: Existing | undefined = paid !== undefined ? { kind: 'paid', info: paid } : open !== undefined ? { kind: 'open', info: open } : undefined;
+  if (existing === undefined) return undefined;
+  const { info } = existing;
+  const sameAmount = info.amount === null || info.amount.equals(request.amount);
+  const sameCurrency = info.currency === null || info.currency.raw().toUpperCase() === request.currency;
+  if (!sameAmount || !sameCurrency) {
+    throw new GwError(
+      ExitCode.DATA,
+      `order "${orderId}" already has a ${info.status} payment ${info.trackId.line(100)} for ${info.amount ?? '?'} ${info.currency?.line(20) ?? ''}, not ${request.amount} ${request.currency}: no second payment was created`,
+      { trackId: info.trackId.raw(), hint: 'a different amount is a different order: give another --order-id' },
+    );
+  }
+  return existing;
+}
+
+/** A payment as the history describes it, in the shape of a created one (what it does not say is null). */
+export function paymentFromInfo(info: PaymentInfo): Payment {
+  const memo = info.fields.memo;
+  return {
+    trackId: info.trackId,
+    amount: info.amount,
+    currency: info.currency,
+    payAmount: info.payAmount,
+    payCurrency: info.payCurrency,
+    network: info.network,
+    address: info.address,
+    memo: memo instanceof Untrusted ? memo : null,
+    callbackUrl: null,
+    description: info.description,
+    email: info.email,
+    feePaidByPayer: null,
+    lifeTime: null,
+    orderId: info.orderId,
+    underPaidCover: null,
+    rate: null,
+    expiredAt: info.expiredAt,
+    createdAt: info.date,
+    QRCode: null,
+  };
+}
+
 export async function payRun(opts: PayOptions): Promise<void> {
-  const { io, request } = opts;
+  const { io, request, clock } = opts;
   if (opts.qrOut !== undefined) await checkQrOutWritable(opts.qrOut);
   const gateway = await opts.gateway();
 
+  let existing: Existing | undefined;
+  if (opts.reuseIfExists === true) existing = await findExisting(gateway, request, clock.now());
+  if (existing?.kind === 'paid') return showAlreadyPaid(opts, existing.info);
+
   let payment: Payment;
-  try {
-    payment = await gateway.createPayment(request);
-  } catch (error) {
-    throw error instanceof GwError ? ambiguousFailure(error, request) : error;
+  if (existing !== undefined) {
+    payment = paymentFromInfo(existing.info);
+    io.notice(`gw: order "${request.orderId ?? ''}" already has an open payment, ${existing.info.trackId}: showing it; no new payment was created`);
+  } else {
+    try {
+      payment = await gateway.createPayment(request);
+    } catch (error) {
+      throw error instanceof GwError ? ambiguousFailure(error, request, io.sandbox) : error;
+    }
   }
   const trackId = payment.trackId.raw();
   const created = (error: GwError): GwError =>
@@ -250,6 +390,17 @@ export async function payRun(opts: PayOptions): Promise<void> {
     throw created(
       new GwError(ExitCode.PROTOCOL, `payment ${payment.trackId} was created, but ${unpayable}: it is not payable and no QR is shown`, {
         hint: 'do not take payment for it; check it with the gateway',
+      }),
+    );
+  }
+
+  // A payment that is already past its expiry is never shown as payable.
+  const expiry = parseTimestamp(payment.expiredAt);
+  if (expiry !== undefined && expiry.getTime() <= clock.now()) {
+    await printPayment(opts, payment, undefined);
+    throw created(
+      new GwError(ExitCode.EXPIRED, `payment ${payment.trackId} arrived already expired (at ${localDateTime(expiry)}): it is not payable and no QR is shown`, {
+        hint: `this machine's clock says ${localDateTime(new Date(clock.now()))}: check it; then create a new payment`,
       }),
     );
   }
@@ -298,31 +449,170 @@ export async function payRun(opts: PayOptions): Promise<void> {
     }
   }
 
-  await printPayment(opts, payment, uri);
-  try {
-    await io.flush();
-  } catch (error) {
-    if (error instanceof GwError) throw created(error.with({ message: `payment ${payment.trackId} was created, but ${error.message}` }));
-    throw error;
+  const notes = existing === undefined ? [] : [`Reusing payment ${existing.info.trackId} of this order: no new payment was created.`];
+  const screen = await printPayment(opts, payment, uri, notes, existing !== undefined, opts.wait === true);
+  if (opts.wait !== true) {
+    try {
+      await io.flush();
+    } catch (error) {
+      if (error instanceof GwError) throw created(error.with({ message: `payment ${payment.trackId} was created, but ${error.message}` }));
+      throw error;
+    }
+    return;
   }
+
+  opts.releaseDeadline?.();
+  const createdAt = parseTimestamp(payment.createdAt)?.getTime();
+  const ending = await followPayment({
+    io,
+    clock,
+    signal: opts.signal ?? new AbortController().signal,
+    gateway,
+    trackId,
+    ...(existing !== undefined && { initial: existing.info }),
+    ...(expiry !== undefined && { expiresAt: expiry.getTime() }),
+    ...(createdAt !== undefined && { createdAt }),
+    ...(opts.waitTimeoutMs !== undefined && { until: clock.now() + opts.waitTimeoutMs }),
+    ...(screen !== undefined && opts.redraw !== false && { screen: (line: string) => screen(line) }),
+  });
+  showEnding(opts, payment, uri, ending, screen, existing !== undefined);
+  const failure = endingFailure(ending, trackId, io.sandbox);
+  if (failure !== undefined) throw failure;
 }
 
-/** The payment, as JSON or for people; with its QR when `uri` is given and wanted. */
-async function printPayment(opts: PayOptions, payment: Payment, uri: PaymentUri | undefined): Promise<void> {
+/** The outcome a final state is shown as, on the counter screen. */
+function outcomeOf(ending: WaitEnding): Outcome | undefined {
+  if (ending.kind === 'final') {
+    const status = ending.info.status;
+    return status === 'paid' || status === 'underpaid' || status === 'expired' || status === 'failed' || status === 'refunded' ? status : undefined;
+  }
+  return ending.kind === 'gave-up' && ending.reason === 'expiry' ? 'not-paid' : undefined;
+}
+
+/** After the wait: the final screen, or the last state, and for scripts the final document. */
+function showEnding(
+  opts: PayOptions,
+  payment: Payment,
+  uri: PaymentUri,
+  ending: WaitEnding,
+  screen: ((status?: string) => void) | undefined,
+  reused: boolean,
+): void {
+  const { io, clock } = opts;
+  const info = ending.info;
+  if (io.json) {
+    io.printJson({ ...payment, uri: uri.qr ? uri.uri : null, ...(info === undefined ? {} : info.fields), ...(reused && { reused: true }) });
+    return;
+  }
+  const outcome = outcomeOf(ending);
+  if (screen !== undefined && opts.redraw !== false) {
+    if (outcome !== undefined) {
+      io.drawScreen(
+        outcomeScreen({
+          outcome,
+          payment,
+          info,
+          received: info === undefined ? undefined : receivedAmount(info),
+          width: io.width(),
+          height: io.height(),
+          chalk: io.chalk,
+          sandbox: io.sandbox,
+          orderIdGenerated: opts.orderIdGenerated === true,
+        }),
+        { clear: opts.clear !== false },
+      );
+    } else {
+      screen(io.chalk.yellow.bold(`■ Stopped waiting: the payment is still ${info?.status ?? 'open'}`));
+    }
+    io.endScreen();
+    return;
+  }
+  if (info !== undefined) io.out(`\n${statusText(info, clock.now(), io.chalk)}`);
+}
+
+/** --reuse-if-exists found the order paid: show it, create nothing, exit 0. */
+function showAlreadyPaid(opts: PayOptions, info: PaymentInfo): void {
+  const { io } = opts;
+  if (io.json) {
+    io.printJson({ ...info.fields, reused: true });
+    return;
+  }
+  if (io.canRedraw()) {
+    if (opts.clear !== false) io.clearScreen();
+    io.drawScreen(
+      outcomeScreen({
+        outcome: 'paid',
+        payment: paymentFromInfo(info),
+        info,
+        received: receivedAmount(info),
+        width: io.width(),
+        height: io.height(),
+        chalk: io.chalk,
+        sandbox: io.sandbox,
+      }),
+    );
+    io.endScreen();
+    io.notice(`gw: order "${opts.request.orderId ?? ''}" is already paid (payment ${info.trackId}): no new payment was created`);
+    return;
+  }
+  io.notice(`gw: order "${opts.request.orderId ?? ''}" is already paid (payment ${info.trackId}): no new payment was created`);
+  io.out(statusText(info, opts.clock.now(), io.chalk));
+}
+
+/**
+ * The payment, as JSON, as the counter screen (a terminal, payable) or as details; with its QR
+ * when `uri` is given and wanted. Returns the screen's redraw function when the counter screen was
+ * drawn (its argument: the state line while waiting).
+ */
+async function printPayment(
+  opts: PayOptions,
+  payment: Payment,
+  uri: PaymentUri | undefined,
+  notes: readonly string[] = [],
+  reused = false,
+  /** A wait follows: its one JSON document comes at the end (showEnding). */
+  waiting = false,
+): Promise<((status?: string) => void) | undefined> {
   const { io } = opts;
   const wantQr = uri?.qr && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
   if (io.json) {
-    // A URI that would let a wallet pay without the required memo is not offered at all.
-    io.printJson({ ...payment, uri: uri?.qr === true ? uri.uri : null });
+    if (!waiting) io.printJson({ ...payment, uri: uri?.qr === true ? uri.uri : null, ...(reused && { reused: true }) });
     if (wantQr) io.err(await renderQr(io, uri.uri));
-    return;
+    return undefined;
+  }
+  // The previous payment's screen must not stay visible above this one, payable or not.
+  if (opts.clear !== false) io.clearScreen();
+  if (uri !== undefined && io.canRedraw()) {
+    const qr = wantQr ? await screenQr(io, uri.uri) : undefined;
+    const draw = (status?: string): void =>
+      io.drawScreen(
+        counterScreen({
+          payment,
+          uri,
+          qr,
+          width: io.width(),
+          height: io.height(),
+          now: opts.clock.now(),
+          chalk: io.chalk,
+          sandbox: io.sandbox,
+          orderIdGenerated: opts.orderIdGenerated === true,
+          qrOut: opts.qrOut,
+          status,
+          notes,
+        }),
+        { clear: opts.clear !== false },
+      );
+    draw(waiting ? '… Checking the payment' : undefined);
+    if (!waiting) io.endScreen();
+    return draw;
   }
   io.sandboxBanner();
   const { chalk } = io;
   let text = renderDetails(paymentRows(opts, payment, uri));
+  for (const note of notes) text += `${note}\n`;
   if (uri === undefined) {
     io.out(`${text}${chalk.bold.red('NOT PAYABLE: do not show this to a payer.')}\n`);
-    return;
+    return undefined;
   }
   if (wantQr) text += `\n${await renderQr(io, uri.uri)}`;
   if (!uri.qr) {
@@ -333,6 +623,14 @@ async function printPayment(opts: PayOptions, payment: Payment, uri: PaymentUri 
   if (opts.qrOut !== undefined) text += `QR image written to ${opts.qrOut}\n`;
   if (io.sandbox) text += `${chalk.yellow('SANDBOX payment: testnet-form address, do not send real funds.')}\n`;
   io.out(text);
+  return undefined;
+}
+
+/** The QR for the counter screen, drawn through the one renderer, with its size from the symbol. */
+async function screenQr(io: IOStreams, text: string): Promise<ScreenQr> {
+  const { renderTerminalQr, qrSymbol, QUIET_ZONE } = await import('../qr/index.js');
+  const columns = qrSymbol(text, 'M').size + 2 * QUIET_ZONE;
+  return { text: renderTerminalQr(text, io.qrRenderOptions()), columns, rows: Math.ceil(columns / 2) };
 }
 
 function paymentRows(opts: PayOptions, payment: Payment, uri: PaymentUri | undefined): DetailRow[] {
@@ -357,9 +655,11 @@ function paymentRows(opts: PayOptions, payment: Payment, uri: PaymentUri | undef
     else if (payment.expiredAt !== null) rows.push({ label: 'Expires', value: String(payment.expiredAt) });
   }
   if (payment.amount !== null) rows.push({ label: 'Amount', value: `${payment.amount} ${payment.currency ?? ''}`.trim() });
-  if (payment.rate !== null && uri !== undefined) rows.push({ label: 'Rate', value: payment.rate.toString() });
+  const rate = rateWords(payment);
+  if (rate !== undefined && uri !== undefined) rows.push({ label: 'Rate', value: rate });
   rows.push({ label: 'Track ID', value: payment.trackId.toString() });
-  if (payment.orderId && !payment.orderId.isBlank) rows.push({ label: 'Order ID', value: payment.orderId.toString() });
+  if (payment.orderId && !payment.orderId.isBlank)
+    rows.push({ label: 'Order ID', value: `${payment.orderId}${opts.orderIdGenerated === true ? ' (generated by gw)' : ''}` });
   if (payment.description && !payment.description.isBlank) rows.push({ label: 'Description', value: payment.description.toString() });
   if (payment.email && !payment.email.isBlank) rows.push({ label: 'Payer e-mail', value: payment.email.toString() });
   if (payment.callbackUrl && !payment.callbackUrl.isBlank) rows.push({ label: 'Callback', value: payment.callbackUrl.toString() });

@@ -1,5 +1,6 @@
-// gw sandbox [--port <n>] [--host <addr>]: serve the embedded sandbox gateway until interrupted,
-// delivering payment notifications to each payment's callbackUrl (one log line per attempt).
+// gw sandbox [--port <n>] [--host <addr>] [--settle <seconds>]: serve the embedded sandbox gateway
+// until interrupted, its payments moving to a final state on a compressed clock and notifications
+// delivered to each payment's callbackUrl (one log line per attempt).
 // gw sandbox trigger <trackId> <state> / gw sandbox resend <trackId>: drive a running sandbox over
 // its control routes (/_sandbox/…): move a payment to a state (its notification goes out), or send
 // its latest notification again.
@@ -16,6 +17,7 @@ import { SANDBOX_MERCHANT_KEY, type SandboxOptions } from '../sandbox/index.js';
 import type { JsonValue } from '../gateway/json.js';
 import type { DeliveryLogEntry } from '../sandbox/notify.js';
 import { bindFailure, parseHttpUrl, parseSeconds } from './listen.js';
+import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/lifecycle.js';
 
 export interface SandboxCommandOptions {
   io: IOStreams;
@@ -26,6 +28,7 @@ export interface SandboxCommandOptions {
 
 interface SandboxFlags {
   port?: string;
+  settle?: string;
   host: string;
   merchantKey?: string;
   payoutKey?: string;
@@ -55,6 +58,10 @@ export function newCmdSandbox(
     .description('serve the embedded sandbox gateway (test keys, fake addresses, notifications to callback URLs) until interrupted')
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--settle <seconds>',
+      `seconds from a payment's creation to its final state, ${SETTLE_SECONDS.min}–${SETTLE_SECONDS.max} (default ${DEFAULT_SETTLE_SECONDS})`,
+    )
     .option('--deliver-anywhere', 'deliver notifications to any callbackUrl, not only to this machine (127.0.0.1, ::1, localhost)')
     .option(
       '--notify-retries <seconds,…>',
@@ -73,6 +80,7 @@ export function newCmdSandbox(
         server: {
           port: parsePort(flags.port),
           host: flags.host,
+          ...(flags.settle !== undefined && { settleSeconds: parseSettle(flags.settle) }),
           ...(flags.merchantKey !== undefined && { merchantKey: flags.merchantKey }),
           ...(flags.payoutKey !== undefined && { payoutKey: flags.payoutKey }),
           ...(flags.generalKey !== undefined && { generalKey: flags.generalKey }),
@@ -81,7 +89,7 @@ export function newCmdSandbox(
       });
     });
   withHelp(command, {
-    examples: ['gw sandbox', 'gw sandbox --port 8080', 'gw sandbox --json', 'gw sandbox --notify-retries 1,1,1,1'],
+    examples: ['gw sandbox', 'gw sandbox --port 8080', 'gw sandbox --settle 60', 'gw sandbox --json', 'gw sandbox --notify-retries 1,1,1,1'],
     json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "generalKey", "sandbox": true} (one line), then one line per notification attempt: {"event": "delivery", "trackId", "status", "url", "attempt", "attempts", "result", "httpStatus", "answer", "error", "nextRetryMs"}',
   });
 
@@ -147,6 +155,15 @@ async function controlTarget(f: Factory, urlFlag: string | undefined): Promise<{
       'give the running sandbox with --url http://127.0.0.1:<port> (gw sandbox prints it)',
     );
   return { url, merchantKey: config.merchantKey?.value ?? SANDBOX_MERCHANT_KEY };
+}
+
+/** --settle: whole seconds within the lifecycle's bounds. */
+export function parseSettle(text: string): number {
+  const seconds = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || seconds < SETTLE_SECONDS.min || seconds > SETTLE_SECONDS.max) {
+    throw new UsageError(`--settle must be a whole number of seconds from ${SETTLE_SECONDS.min} to ${SETTLE_SECONDS.max} (got "${text.slice(0, 20)}")`);
+  }
+  return seconds;
 }
 
 export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {

@@ -13,6 +13,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { Writable } from 'node:stream';
 import { ExitCode, GwError } from '../errors.js';
 import { toJson } from './json.js';
+import { truncateVisible, visibleWidth } from './cells.js';
 import { scrubSecrets, terminalSafe } from './sanitize.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -86,6 +87,10 @@ export class IOStreams {
   #stdoutError: NodeJS.ErrnoException | undefined;
   #pending = 0;
   #drained: Array<() => void> = [];
+  /** The lines drawScreen() last drew, and the terminal size then. */
+  #screen: { given: readonly string[]; lines: readonly string[]; width: number; height: number } | undefined;
+  /** Whether a live line is on stderr (liveLine), to clear before anything else is written there. */
+  #liveLine = false;
 
   constructor(private readonly options: IOStreamsOptions) {
     this.stdoutIsTTY = options.stdout.isTTY === true;
@@ -213,6 +218,90 @@ export class IOStreams {
     return this.stderrIsTTY && this.options.env.TERM !== 'dumb';
   }
 
+  /** A screen redrawn in place (the counter screen): human output on a terminal that moves its cursor. */
+  canRedraw(): boolean {
+    return this.stdoutIsTTY && !this.#json && this.options.env.TERM !== 'dumb';
+  }
+
+  // --- Screens and live lines -------------------------------------------------------------------
+
+  /** Clears the terminal's screen (not its scrollback) and homes the cursor; only where canRedraw(). */
+  clearScreen(): void {
+    if (!this.canRedraw()) return;
+    this.out('\u001b[H\u001b[2J');
+    this.#screen = undefined;
+  }
+
+  /**
+   * Draws `lines` on stdout; on a terminal (canRedraw), a second call redraws the same block in
+   * place, rewriting only the lines that changed (the cursor moves up over the block, so the
+   * block must fit the screen: the counter screen does). After a change of terminal size the
+   * screen is cleared first when `clear` allows it, else the block is drawn again below.
+   * Elsewhere each call prints the lines.
+   */
+  drawScreen(lines: readonly string[], options: { clear?: boolean } = {}): void {
+    if (!this.canRedraw()) {
+      this.out(lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+      return;
+    }
+    const [width, height] = [this.width(), this.height()];
+    // A line wider than the terminal would wrap and put the cursor arithmetic off: never. (A line
+    // drawn last time at this width was checked then.)
+    const last = this.#screen?.width === width ? this.#screen : undefined;
+    const fitted = lines.map((line, i) =>
+      last?.given[i] === line ? (last.lines[i] ?? line) : visibleWidth(line) < width ? line : truncateVisible(line, width - 1),
+    );
+    let before = this.#screen?.lines;
+    let text = '';
+    if (before !== undefined && (this.#screen?.width !== width || this.#screen.height !== height)) {
+      // The terminal was resized: the old block may have reflowed.
+      if (options.clear === true) text += '\u001b[H\u001b[2J';
+      before = undefined;
+    }
+    let first = 0;
+    if (before !== undefined) {
+      while (first < before.length && first < fitted.length && before[first] === fitted[first]) first++;
+      // The first changed line must still be on the screen to be reached by moving up.
+      if (before.length - first > height - 1) {
+        if (options.clear === true) text += '\u001b[H\u001b[2J';
+        before = undefined;
+        first = 0;
+      }
+    }
+    if (before === undefined) {
+      text += fitted.map((line) => `${line}\n`).join('');
+    } else if (first < before.length || first < fitted.length) {
+      const up = before.length - first;
+      text += up > 0 ? `\r\u001b[${up}A` : '\r';
+      for (let i = first; i < fitted.length; i++) text += before[i] === fitted[i] ? '\u001b[1B' : `\u001b[2K${fitted[i]}\n`;
+      text += '\u001b[J';
+    }
+    this.#screen = { given: [...lines], lines: fitted, width, height };
+    this.out(text);
+  }
+
+  /** Forgets the drawn screen: what is written next goes below it and is never redrawn. */
+  endScreen(): void {
+    this.#screen = undefined;
+  }
+
+  /** A one-line status on stderr, redrawn in place (only where canAnimate(), never in JSON mode). */
+  liveLine(text: string): void {
+    if (!this.canAnimate() || this.#json) return;
+    const room = Math.max(1, this.width() - 1);
+    const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
+    const fitted = [...plain].length <= room ? text : `${[...plain].slice(0, room - 1).join('')}…`;
+    this.#write(this.options.stderr, `\r\u001b[2K${fitted}`, false);
+    this.#liveLine = true;
+  }
+
+  /** Removes the live line, if one is shown. */
+  endLiveLine(): void {
+    if (!this.#liveLine) return;
+    this.#liveLine = false;
+    this.#write(this.options.stderr, '\r\u001b[2K', false);
+  }
+
   // --- Writing ----------------------------------------------------------------------------------
 
   /** Writes to stdout, keys scrubbed. */
@@ -220,8 +309,9 @@ export class IOStreams {
     this.#write(this.options.stdout, text, true);
   }
 
-  /** Writes to stderr, keys scrubbed. */
+  /** Writes to stderr, keys scrubbed (below a live line, which it removes first). */
   err(text: string): void {
+    this.endLiveLine();
     this.#write(this.options.stderr, text, false);
   }
 

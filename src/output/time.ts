@@ -2,10 +2,14 @@
 // date string; shown in local time with the time left in words.
 import type { Scalar } from '../gateway/gateway.js';
 
-/** expiredAt/createdAt/date: unix seconds or milliseconds (number or numeric text), or a date string. */
-export function parseTimestamp(value: Scalar | null): Date | undefined {
-  if (value === null) return undefined;
+/**
+ * expiredAt/createdAt/date/payDate: unix seconds or milliseconds (number or numeric text), or a date
+ * string. 0 and blank mean "none" (a payDate before the payment).
+ */
+export function parseTimestamp(value: Scalar | null | undefined): Date | undefined {
+  if (value === null || value === undefined) return undefined;
   const text = String(value).trim();
+  if (/^0*$/.test(text)) return undefined;
   if (/^\d{9,11}$/.test(text)) return new Date(Number(text) * 1000);
   if (/^\d{12,14}$/.test(text)) return new Date(Number(text));
   const ms = Date.parse(text);
@@ -36,7 +40,12 @@ export function durationWords(ms: number): string {
   return `${days} days`;
 }
 
-/** "59 min left, until 14:42", or "expired 3 min ago". */
+/** "3 s ago", "5 min ago". */
+export function agoWords(ms: number): string {
+  return `${durationWords(ms)} ago`;
+}
+
+/** "59 min left, until 14:42", "2 days left, until 2026-11-24 14:42", or "expired 3 min ago". */
 export function timeLeftWords(expiry: Date, now: number): string {
   const left = expiry.getTime() - now;
   if (left <= 0) return `expired ${durationWords(-left)} ago`;

@@ -2,17 +2,42 @@
 // from JSON or form encoding) and returns the HTTP status and body to send. Number literals that the
 // gateway echoes (amount, payAmount, rate…) are LosslessNumber values so they are written with
 // exactly the digits computed or received; the server serialises bodies with lossless-json.
+//
+// Payments have a lifecycle (lifecycle.ts: the one module with the rules) and a track id that
+// carries what the lifecycle needs (track-id.ts), so a payment created by an earlier process is
+// answered for by this one. Every change of a payment created here is emitted on `events`
+// (events.ts) when it happens: a timer (unref'd, cleared by close()) is set for each payment's next
+// transition, and every inquiry or list brings the emitted state up to date first, so listeners
+// hear each transition once and in order even when a timer is late.
 
 import { randomBytes } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
 import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
-import { multiplyRounded, toPlainDecimal } from '../money/decimal.js';
+import { legacyStatusName, normalizeStatus, type PaymentState } from '../domain/payment-status.js';
+import { compareDecimals, multiplyRounded, toPlainDecimal } from '../money/decimal.js';
 import { matchNetwork } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
-import { SandboxEvents } from './events.js';
+import { SandboxEvents, type PaymentSnapshot } from './events.js';
+import type { SandboxJournal } from './journal.js';
+import {
+  DEFAULT_SETTLE_SECONDS,
+  expiresAt,
+  hasTransaction,
+  isCredited,
+  nextStep,
+  outcomeOf,
+  receivedIn,
+  stateAt,
+  stepsBetween,
+  type LifecyclePlan,
+  type Outcome,
+  type Step,
+} from './lifecycle.js';
 import { SANDBOX_OFFERINGS } from './offerings.js';
 import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances } from './prices.js';
-import { snapshotOf } from './snapshot.js';
+import { decodeTrackId, encodeTrackId, MAX_AMOUNT_DIGITS, type TrackIdFields } from './track-id.js';
 
 /** Request fields: strings (form encoding) or lossless-json values (JSON encoding). */
 export type RequestFields = Readonly<Record<string, unknown>>;
@@ -31,7 +56,19 @@ export interface GatewayConfig {
   now: () => number;
   /** Base URL of the running sandbox (no trailing slash), used for QR code links. */
   baseUrl: () => string;
+  /** Seconds from creation to a payment's final state; default DEFAULT_SETTLE_SECONDS. */
+  settleSeconds?: number;
+  /** Where payments are recorded for later processes (`--sandbox` runs); none by default. */
+  journal?: SandboxJournal;
+  /** Runs `fn` after `ms` and returns a cancel function; default an unref'd setTimeout. */
+  schedule?: (ms: number, fn: () => void) => () => void;
 }
+
+const defaultSchedule = (ms: number, fn: () => void): (() => void) => {
+  const timer = setTimeout(fn, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
 
 type Offering = (typeof SANDBOX_OFFERINGS)[number];
 
@@ -53,9 +90,35 @@ export interface SandboxPayment {
   orderId: string;
   /** Unix seconds. */
   createdAt: number;
-  /** Unix seconds: createdAt + lifeTime × 60. */
+  /** Unix seconds: createdAt + lifeTime × 60 (the settle time for a payment that is to expire). */
   expiredAt: number;
+  /** The final state its order id chose (lifecycle.ts). */
+  outcome: Outcome;
+  settleSeconds: number;
+  /** The API it was created through: its notifications are in that API's style. */
+  api: 'legacy' | 'v1';
 }
+
+/** The lifecycle's view of a payment. */
+function planOf(payment: SandboxPayment): LifecyclePlan {
+  return { createdAt: payment.createdAt, lifeTime: payment.lifeTime, settleSeconds: payment.settleSeconds, outcome: payment.outcome };
+}
+
+/** A made-up transaction hash, fixed per payment (hex, 64 digits). */
+function sandboxTxId(trackId: string): string {
+  return bytesToHex(sha256(utf8ToBytes(`gw-sandbox-tx\u0000${trackId}`)));
+}
+
+/** Pricing of an amount: the rate and the pay amount, or undefined when there is no rate. */
+function price(amount: string, currency: string, payCurrency: string): { rate: string; payAmount: string } | undefined {
+  if (currency === payCurrency) return { rate: '1', payAmount: amount };
+  const rate = exchangeRate(currency, payCurrency);
+  if (rate === undefined) return undefined;
+  return { rate, payAmount: multiplyRounded(amount, rate, displayDecimals(payCurrency)) };
+}
+
+/** Payments a history page holds at most (gateway-public-facts.md §6: size 1–200). */
+export const LIST_SIZE = { min: 1, max: 200, default: 20 } as const;
 
 export const SUCCESS_MESSAGE = 'Operation completed successfully!';
 export const API_VERSION = '1.0.0';
@@ -176,12 +239,22 @@ function compareToInt(plain: string, bound: number): -1 | 0 | 1 {
 // ---------------------------------------------------------------------------------------------
 // The gateway
 
-const TRACK_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+interface LiveLifecycle {
+  /** The last state emitted, and when the payment entered it (Unix ms). */
+  last: PaymentState;
+  lastAt: number;
+  /** Cancels the timer set for the next transition. */
+  cancel: (() => void) | undefined;
+}
 
 export class SandboxGateway {
-  /** Every change of a payment, creation included (notification delivery listens). */
+  /** Every change of a payment created here, creation included (events.ts). */
   readonly events = new SandboxEvents();
   private readonly payments = new Map<string, SandboxPayment>();
+  /** Lifecycles of the payments created here, for emitting their changes. */
+  private readonly live = new Map<string, LiveLifecycle>();
+  /** States forced by setState(), by track id. */
+  private readonly forced = new Map<string, Step>();
   private offeringsCache: readonly Offering[] | undefined;
 
   constructor(private readonly config: GatewayConfig) {}
@@ -252,8 +325,9 @@ export class SandboxGateway {
     return legacy(100, SUCCESS_MESSAGE, { rate });
   }
 
-  // POST /merchants/request/whitelabel — key in the body field `merchant` only.
-  createWhiteLabel(fields: RequestFields): GatewayReply {
+  // POST /merchants/request/whitelabel — key in the body field `merchant` only. The versioned
+  // API's white-label (v1-translate.ts) comes through here too, with api 'v1'.
+  createWhiteLabel(fields: RequestFields, api: 'legacy' | 'v1' = 'legacy'): GatewayReply {
     if (!this.merchantKeyOk(fields)) return legacy(102, 'Invalid merchant API key');
 
     const amount = readNumeric(fields, 'amount');
@@ -326,24 +400,26 @@ export class SandboxGateway {
     }
 
     // Pricing. Same currency: the amount is paid as sent, digit for digit.
-    let rate: string;
-    let payAmount: string;
-    let payAmountLiteral: string;
-    if (currency === offering.payCurrency) {
-      rate = '1';
-      payAmount = amount.plain;
-      payAmountLiteral = amount.literal;
-    } else {
-      const r = exchangeRate(currency, offering.payCurrency);
-      if (r === undefined) return legacy(131, 'An error occurred');
-      rate = r;
-      payAmount = multiplyRounded(amount.plain, rate, displayDecimals(offering.payCurrency));
-      payAmountLiteral = payAmount;
-      if (!isPositive(payAmount)) return legacy(127, 'Amount is below the minimum');
-    }
+    const priced = price(amount.plain, currency, offering.payCurrency);
+    if (priced === undefined) return legacy(131, 'An error occurred');
+    const { rate, payAmount } = priced;
+    const payAmountLiteral = currency === offering.payCurrency ? amount.literal : payAmount;
+    if (!isPositive(payAmount)) return legacy(127, 'Amount is below the minimum');
+    if (amount.plain.replace('.', '').length > MAX_AMOUNT_DIGITS) return legacy(110, `Amount is too high: at most ${MAX_AMOUNT_DIGITS} digits`);
 
-    const trackId = this.newTrackId();
     const createdAt = Math.floor(this.config.now() / 1000);
+    const settleSeconds = this.config.settleSeconds ?? DEFAULT_SETTLE_SECONDS;
+    const outcome = outcomeOf(echoed.orderId);
+    const trackId = this.newTrackId({
+      createdAt,
+      lifeTime,
+      offering: SANDBOX_OFFERINGS.indexOf(offering),
+      outcome,
+      settleSeconds,
+      currency,
+      amount: amount.plain,
+    });
+    if (trackId === undefined) return legacy(500, 'Internal error: the payment cannot be given a sandbox track id');
     const payment: SandboxPayment = {
       trackId,
       amount: amount.plain,
@@ -361,10 +437,15 @@ export class SandboxGateway {
       email: echoed.email,
       orderId: echoed.orderId,
       createdAt,
-      expiredAt: createdAt + lifeTime * 60,
+      expiredAt: 0,
+      outcome,
+      settleSeconds,
+      api,
     };
+    payment.expiredAt = expiresAt(planOf(payment));
     this.payments.set(trackId, payment);
-    this.events.emit({ payment: snapshotOf(payment, 'waiting'), previous: undefined, at: this.config.now() });
+    this.config.journal?.append({ trackId, orderId: payment.orderId });
+    this.#startLifecycle(payment);
 
     return legacy(100, SUCCESS_MESSAGE, {
       trackId,
@@ -388,20 +469,303 @@ export class SandboxGateway {
     });
   }
 
+  // POST /merchants/inquiry — JSON {merchant, trackId}; trackId text or a JSON integer.
+  inquiry(fields: RequestFields): GatewayReply {
+    if (!this.merchantKeyOk(fields)) return legacy(102, 'Invalid merchant API key');
+    const trackId = readId(fields, 'trackId');
+    if (trackId.kind === 'absent') return legacy(101, 'Validation problem: trackId is required');
+    if (trackId.kind === 'invalid') return legacy(116, 'Invalid trackId');
+    const payment = this.resolve(trackId.value);
+    if (payment === undefined) return legacy(116, 'Invalid trackId');
+    return legacy(100, SUCCESS_MESSAGE, this.#describe(payment, this.#current(payment)));
+  }
+
+  // POST /merchants/list — JSON with the merchant key and optional filters, paged.
+  list(fields: RequestFields): GatewayReply {
+    if (!this.merchantKeyOk(fields)) return legacy(102, 'Invalid merchant API key');
+    const size = readInteger(fields, 'size', LIST_SIZE.default);
+    if (size === undefined || size < LIST_SIZE.min || size > LIST_SIZE.max)
+      return legacy(101, `Validation problem: size must be a whole number from ${LIST_SIZE.min} to ${LIST_SIZE.max}`);
+    const page = readInteger(fields, 'page', 1);
+    if (page === undefined || page < 1) return legacy(101, 'Validation problem: page must be a whole number from 1');
+    const fromDate = readInteger(fields, 'fromDate', undefined);
+    const toDate = readInteger(fields, 'toDate', undefined);
+    if (fromDate === undefined && field(fields, 'fromDate') !== undefined) return legacy(101, 'Validation problem: fromDate must be Unix seconds');
+    if (toDate === undefined && field(fields, 'toDate') !== undefined) return legacy(101, 'Validation problem: toDate must be Unix seconds');
+    if (fromDate !== undefined && toDate !== undefined && toDate < fromDate) return legacy(119, 'toDate cannot be earlier than fromDate');
+    const fromAmount = readNumeric(fields, 'fromAmount');
+    const toAmount = readNumeric(fields, 'toAmount');
+    if (fromAmount.kind === 'invalid' || (fromAmount.kind === 'ok' && isNegative(fromAmount.plain)))
+      return legacy(101, 'Validation problem: fromAmount must be a number');
+    if (toAmount.kind === 'invalid' || (toAmount.kind === 'ok' && isNegative(toAmount.plain)))
+      return legacy(101, 'Validation problem: toAmount must be a number');
+    if (fromAmount.kind === 'ok' && toAmount.kind === 'ok' && compareDecimals(toAmount.plain, fromAmount.plain) < 0)
+      return legacy(118, 'toAmount cannot be smaller than fromAmount');
+    const statusField = readString(fields, 'status');
+    if (statusField.kind === 'invalid') return legacy(101, 'Validation problem: status must be a string');
+    const status = statusField.kind === 'ok' ? normalizeStatus(statusField.value) : undefined;
+    if (status === 'unknown') return legacy(101, 'Validation problem: unknown status');
+    const text: Partial<Record<'currency' | 'payCurrency' | 'network' | 'orderId' | 'address', string>> = {};
+    for (const name of ['currency', 'payCurrency', 'network', 'orderId', 'address'] as const) {
+      const value = name === 'currency' || name === 'payCurrency' ? readSymbol(fields, name) : readString(fields, name);
+      if (value.kind === 'invalid') return legacy(101, `Validation problem: ${name} must be a string`);
+      if (value.kind === 'ok') text[name] = value.value;
+    }
+    const trackId = readId(fields, 'trackId');
+    if (trackId.kind === 'invalid') return legacy(116, 'Invalid trackId');
+
+    const matches: Array<{ payment: SandboxPayment; step: Step }> = [];
+    for (const payment of this.#known()) {
+      const step = this.#current(payment);
+      if (status !== undefined && step.status !== status) continue;
+      if (trackId.kind === 'ok' && payment.trackId !== trackId.value) continue;
+      if (text.orderId !== undefined && payment.orderId !== text.orderId) continue;
+      if (text.address !== undefined && payment.address !== text.address) continue;
+      if (text.currency !== undefined && payment.currency !== text.currency) continue;
+      if (text.payCurrency !== undefined && payment.payCurrency !== text.payCurrency) continue;
+      if (text.network !== undefined) {
+        const offering = this.offerings().find((o) => o.payCurrency === payment.payCurrency && o.network === payment.network);
+        if (offering === undefined || matchNetwork(text.network, payment.payCurrency) !== offering.networkId) continue;
+      }
+      if (fromDate !== undefined && payment.createdAt < fromDate) continue;
+      if (toDate !== undefined && payment.createdAt > toDate) continue;
+      if (fromAmount.kind === 'ok' && compareDecimals(payment.amount, fromAmount.plain.replace(/^-/, '')) < 0) continue;
+      if (toAmount.kind === 'ok' && compareDecimals(payment.amount, toAmount.plain.replace(/^-/, '')) > 0) continue;
+      matches.push({ payment, step });
+    }
+    matches.sort((a, b) => b.payment.createdAt - a.payment.createdAt || (a.payment.trackId < b.payment.trackId ? -1 : 1));
+    const total = matches.length;
+    const lastPage = Math.max(1, Math.ceil(total / size));
+    const data = matches.slice((page - 1) * size, page * size).map((m) => this.#describe(m.payment, m.step));
+    return legacy(100, SUCCESS_MESSAGE, { data, meta: { page, last_page: lastPage, total, size } });
+  }
+
+  /**
+   * Forces a payment into `state` now (for `gw sandbox trigger`): the change is emitted, and the
+   * payment stays in that state, its planned lifecycle ended, until forced again. Undefined when
+   * no payment has that track id.
+   */
+  setState(trackId: string, state: PaymentState): PaymentSnapshot | undefined {
+    const payment = this.resolve(trackId);
+    if (payment === undefined) return undefined;
+    const previous = this.#current(payment).status;
+    const now = this.config.now();
+    const step: Step = { status: state, at: now };
+    this.forced.set(trackId, step);
+    const live = this.live.get(trackId);
+    if (live !== undefined) {
+      live.cancel?.();
+      live.cancel = undefined;
+      live.last = state;
+      live.lastAt = now;
+    }
+    const snapshot = this.snapshot(payment, step);
+    this.events.emit({ payment: snapshot, previous, at: now });
+    return snapshot;
+  }
+
+  /** A payment's snapshot as it stands now (undefined for an unknown track id). */
+  snapshotOf(trackId: string): PaymentSnapshot | undefined {
+    const payment = this.resolve(trackId);
+    return payment === undefined ? undefined : this.snapshot(payment, this.#current(payment));
+  }
+
+  /** Stops every lifecycle timer; no change is emitted after this. */
+  close(): void {
+    for (const live of this.live.values()) live.cancel?.();
+    this.live.clear();
+  }
+
+  /**
+   * A payment by track id: one created here, else one the id describes (created by an earlier
+   * process), with its order id from the journal when it is there.
+   */
+  resolve(trackId: string): SandboxPayment | undefined {
+    const known = this.payments.get(trackId);
+    if (known !== undefined) return known;
+    const orderId = this.config.journal?.read().find((entry) => entry.trackId === trackId)?.orderId ?? '';
+    return this.#fromTrackId(trackId, orderId);
+  }
+
+  /** What the id carries, priced and addressed as when it was created; undefined if it carries no payment. */
+  #fromTrackId(trackId: string, orderId: string): SandboxPayment | undefined {
+    const fields = decodeTrackId(trackId);
+    if (fields === undefined) return undefined;
+    const offering = SANDBOX_OFFERINGS[fields.offering];
+    if (offering === undefined) return undefined;
+    const priced = price(fields.amount, fields.currency, offering.payCurrency);
+    if (priced === undefined) return undefined;
+    const payment: SandboxPayment = {
+      trackId,
+      amount: fields.amount,
+      currency: fields.currency,
+      payAmount: priced.payAmount,
+      payCurrency: offering.payCurrency,
+      network: offering.network,
+      address: deriveSandboxAddress(offering.networkId, trackId),
+      rate: priced.rate,
+      lifeTime: fields.lifeTime,
+      feePaidByPayer: 0,
+      underPaidCover: '0',
+      callbackUrl: '',
+      description: '',
+      email: '',
+      // The outcome the id carries wins over a journal that disagrees.
+      orderId: outcomeOf(orderId) === fields.outcome ? orderId : '',
+      createdAt: fields.createdAt,
+      expiredAt: 0,
+      outcome: fields.outcome,
+      settleSeconds: fields.settleSeconds,
+      // Decoded from its track id: the API it was made through is not recorded there.
+      api: 'legacy',
+    };
+    payment.expiredAt = expiresAt(planOf(payment));
+    return payment;
+  }
+
+  /** Payments created here and those in the journal, each once. */
+  *#known(): Iterable<SandboxPayment> {
+    const seen = new Set<string>();
+    for (const payment of this.payments.values()) {
+      seen.add(payment.trackId);
+      yield payment;
+    }
+    for (const entry of this.config.journal?.read() ?? []) {
+      if (seen.has(entry.trackId)) continue;
+      seen.add(entry.trackId);
+      const payment = this.#fromTrackId(entry.trackId, entry.orderId);
+      if (payment !== undefined) yield payment;
+    }
+  }
+
+  /** The payment's state now; emits the changes a late timer has not emitted yet. */
+  #current(payment: SandboxPayment): Step {
+    this.#advance(payment);
+    return this.forced.get(payment.trackId) ?? stateAt(planOf(payment), this.config.now());
+  }
+
+  #startLifecycle(payment: SandboxPayment): void {
+    const now = this.config.now();
+    const first = stateAt(planOf(payment), now);
+    this.live.set(payment.trackId, { last: first.status, lastAt: first.at, cancel: undefined });
+    this.events.emit({ payment: this.snapshot(payment, first), previous: undefined, at: now });
+    this.#advance(payment);
+  }
+
+  /** Emits every transition due by now, in order, then sets a timer for the next one. */
+  #advance(payment: SandboxPayment): void {
+    const live = this.live.get(payment.trackId);
+    if (live === undefined || this.forced.has(payment.trackId)) return;
+    const plan = planOf(payment);
+    const now = this.config.now();
+    for (const step of stepsBetween(plan, live.lastAt, now)) {
+      const previous = live.last;
+      live.last = step.status;
+      live.lastAt = step.at;
+      this.events.emit({ payment: this.snapshot(payment, step), previous, at: step.at });
+    }
+    live.cancel?.();
+    live.cancel = undefined;
+    const next = nextStep(plan, now);
+    if (next !== undefined) {
+      const schedule = this.config.schedule ?? defaultSchedule;
+      live.cancel = schedule(Math.max(1, next.at - now), () => {
+        live.cancel = undefined;
+        if (this.live.get(payment.trackId) === live) this.#advance(payment);
+      });
+    }
+  }
+
+  /** The payment in `step`, as notifications carry it. */
+  private snapshot(payment: SandboxPayment, step: Step): PaymentSnapshot {
+    return {
+      trackId: payment.trackId,
+      status: step.status,
+      amount: payment.amount,
+      currency: payment.currency,
+      payAmount: payment.payAmount,
+      payCurrency: payment.payCurrency,
+      network: payment.network,
+      address: payment.address,
+      receivedAmount: receivedIn(step.status, payment.outcome, payment.payAmount, displayDecimals(payment.payCurrency)),
+      txID: hasTransaction(step.status) ? sandboxTxId(payment.trackId) : '',
+      callbackUrl: payment.callbackUrl,
+      description: payment.description,
+      email: payment.email,
+      orderId: payment.orderId,
+      feePaidByPayer: payment.feePaidByPayer,
+      underPaidCover: payment.underPaidCover,
+      lifeTime: payment.lifeTime,
+      createdAt: payment.createdAt,
+      expiredAt: payment.expiredAt,
+      payDate: isCredited(step.status) ? Math.floor(step.at / 1000) : 0,
+      api: payment.api,
+    };
+  }
+
+  /**
+   * The inquiry answer's fields (gateway-public-facts.md §5), the status in the legacy spelling,
+   * amounts as strings; plus expiredAt, lifeTime and receivedAmount, which the legacy answer
+   * leaves out and gw reads when they are there.
+   */
+  #describe(payment: SandboxPayment, step: Step): Record<string, unknown> {
+    const s = this.snapshot(payment, step);
+    return {
+      trackId: s.trackId,
+      status: legacyStatusName(s.status) ?? s.status,
+      type: 'payment',
+      amount: s.amount,
+      currency: s.currency,
+      payAmount: s.payAmount,
+      payCurrency: s.payCurrency,
+      network: s.network,
+      address: s.address,
+      txID: s.txID,
+      email: s.email,
+      orderId: s.orderId,
+      description: s.description,
+      feePaidByPayer: s.feePaidByPayer,
+      underPaidCover: s.underPaidCover,
+      date: s.createdAt,
+      payDate: s.payDate,
+      expiredAt: s.expiredAt,
+      lifeTime: s.lifeTime,
+      receivedAmount: s.receivedAmount,
+    };
+  }
+
   private merchantKeyOk(fields: RequestFields): boolean {
     const key = field(fields, 'merchant');
     return typeof key === 'string' && key !== '' && key === this.config.merchantKey;
   }
 
-  /** "sbx" + 10 random lower-case letters and digits, never reused within this sandbox. */
-  private newTrackId(): string {
+  /** A track id for a new payment, never reused within this sandbox; undefined when the id cannot carry it. */
+  private newTrackId(fields: Omit<TrackIdFields, 'nonce'>): string | undefined {
     for (;;) {
-      const bytes = randomBytes(10);
-      let id = 'sbx';
-      for (const b of bytes) id += TRACK_ID_ALPHABET[b % TRACK_ID_ALPHABET.length] ?? '0';
-      if (!this.payments.has(id)) return id;
+      const id = encodeTrackId({ ...fields, nonce: randomBytes(2).readUInt16BE(0) });
+      if (id === undefined || !this.payments.has(id)) return id;
     }
   }
+}
+
+type IdField = { kind: 'absent' } | { kind: 'invalid' } | { kind: 'ok'; value: string };
+
+/** A track id: text, or a JSON integer (how the gateway's own client sends numeric ids). */
+function readId(fields: RequestFields, name: string): IdField {
+  const v = field(fields, name);
+  if (v === undefined || v === null || v === '') return { kind: 'absent' };
+  if (typeof v === 'string') return v.length <= 200 ? { kind: 'ok', value: v.trim() } : { kind: 'invalid' };
+  if (isLosslessNumber(v) && /^\d+$/.test(v.value)) return { kind: 'ok', value: v.value };
+  return { kind: 'invalid' };
+}
+
+/** A whole number (JSON number or numeric text); `fallback` when absent, undefined when not a whole number. */
+function readInteger<T extends number | undefined>(fields: RequestFields, name: string, fallback: T): number | T | undefined {
+  const n = readNumeric(fields, name);
+  if (n.kind === 'absent') return fallback;
+  if (n.kind === 'invalid') return undefined;
+  const value = integerValue(n.plain);
+  return value === undefined || value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(value);
 }
 
 function isHttpUrl(text: string): boolean {

@@ -4,7 +4,7 @@
 
 import type { RunningSandbox, SandboxOptions } from './options.js';
 
-export { SANDBOX_GENERAL_KEY, SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY } from './options.js';
+export { SANDBOX_GENERAL_KEY, SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, sandboxJournalPath } from './options.js';
 export type { RunningSandbox, SandboxOptions } from './options.js';
 
 /** Starts the sandbox gateway and resolves once it listens. */

@@ -7,4 +7,6 @@ export const LEGACY_ROUTES: readonly Route[] = [
   { method: 'POST', pattern: '/merchants/request/whitelabel', style: 'legacy', handle: (g, r) => g.createWhiteLabel(r.fields) },
   { method: 'POST', pattern: '/api/balance', style: 'legacy', handle: (g, r) => g.balance(r.fields) },
   { method: 'POST', pattern: '/exchange/rate', style: 'legacy', handle: (g, r) => g.exchangeRate(r.fields) },
+  { method: 'POST', pattern: '/merchants/inquiry', style: 'legacy', handle: (g, r) => g.inquiry(r.fields) },
+  { method: 'POST', pattern: '/merchants/list', style: 'legacy', handle: (g, r) => g.list(r.fields) },
 ];

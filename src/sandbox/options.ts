@@ -1,6 +1,8 @@
 // Types and constants of the sandbox's public API. Nothing here does work at import time, so the
 // CLI can import it eagerly; the server itself is loaded only by startSandbox().
 import type { DeliveryOptions } from './notify.js';
+import path from 'node:path';
+import type { SandboxGateway } from './gateway.js';
 
 export const SANDBOX_MERCHANT_KEY = 'sandbox-merchant-key';
 export const SANDBOX_PAYOUT_KEY = 'sandbox-payout-key';
@@ -22,6 +24,13 @@ export interface SandboxOptions {
   now?: () => number;
   /** How payment notifications are delivered (retry schedule, hosts, log); see notify.ts. */
   notifications?: DeliveryOptions;
+  /** Seconds from a payment's creation to its final state (lifecycle.ts); default 10. */
+  settleSeconds?: number;
+  /**
+   * File that records the payments created (track id and order id), so that a later process finds
+   * them by order id (journal.ts). None by default; `--sandbox` runs use the user's state folder.
+   */
+  journal?: string;
 }
 
 export interface RunningSandbox {
@@ -30,6 +39,18 @@ export interface RunningSandbox {
   merchantKey: string;
   payoutKey: string;
   generalKey: string;
-  /** Stops listening and closes every connection, idle keep-alive ones included. Idempotent. */
+  /** The operations behind the HTTP surface: payment change events, setState(). */
+  gateway: SandboxGateway;
+  /** Stops listening and closes every connection, idle keep-alive ones included, and stops every lifecycle timer. Idempotent. */
   close(): Promise<void>;
+}
+
+/**
+ * Where `--sandbox` runs record their payments for later processes (journal.ts):
+ * $XDG_STATE_HOME/gateway/sandbox-payments.jsonl, else ~/.local/state/gateway/sandbox-payments.jsonl.
+ */
+export function sandboxJournalPath(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  const xdg = env.XDG_STATE_HOME;
+  const state = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'state');
+  return path.join(state, 'gateway', 'sandbox-payments.jsonl');
 }

@@ -16,8 +16,8 @@ import type { AddressInfo } from 'node:net';
 import { parse, stringify } from 'lossless-json';
 import { SandboxGateway, legacy, versionedError, type GatewayReply, type RequestFields } from './gateway.js';
 import { CONTROL_PREFIX, CONTROL_ROUTES, controlError } from './control-routes.js';
+import { SandboxJournal } from './journal.js';
 import { LEGACY_ROUTES } from './legacy-routes.js';
-import { MinimalControl } from './minimal-control.js';
 import { attachNotifications, NotificationDelivery } from './notify.js';
 import { matchPattern, type Route, type RouteStyle } from './routes.js';
 import { v1Routes } from './v1-routes.js';
@@ -36,7 +36,6 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const payoutKey = options.payoutKey ?? SANDBOX_PAYOUT_KEY;
   const generalKey = options.generalKey ?? SANDBOX_GENERAL_KEY;
   // Every route the sandbox serves; the versioned ones check the general key themselves.
-  // Every route the sandbox serves.
   const routes: readonly Route[] = [...LEGACY_ROUTES, ...v1Routes({ generalKey, payoutKey }), ...CONTROL_ROUTES];
   let url = '';
   const gateway = new SandboxGateway({
@@ -44,13 +43,15 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     payoutKey,
     now: options.now ?? Date.now,
     baseUrl: () => url,
+    ...(options.settleSeconds !== undefined && { settleSeconds: options.settleSeconds }),
+    ...(options.journal !== undefined && { journal: new SandboxJournal(options.journal) }),
   });
 
-  // Notifications: delivered on every payment change; the control routes reach them (and the
-  // state control, until the lifecycle brings its own) through the gateway object.
+  // Notifications: delivered on every payment change (the lifecycle emits them); the control
+  // routes reach delivery and the lifecycle's setState through the gateway object.
   const delivery = new NotificationDelivery(merchantKey, options.notifications);
   delivery.listen(gateway.events);
-  attachNotifications(gateway, { delivery, control: new MinimalControl(gateway, options.now ?? Date.now), merchantKey });
+  attachNotifications(gateway, { delivery, control: gateway, merchantKey });
 
   const server = createServer((req, res) => {
     handle(gateway, routes, req, res).catch((error: unknown) => internalError(req, res, error));
@@ -78,6 +79,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
+    gateway.close();
     closing ??= Promise.all([
       // Deliveries on the wire get the same grace as requests in flight.
       delivery.close(CLOSE_GRACE_MS),
@@ -94,7 +96,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     return closing;
   };
 
-  return { url, merchantKey, payoutKey, generalKey, close };
+  return { url, merchantKey, payoutKey, generalKey, gateway, close };
 }
 
 /** Versioned paths get versioned answers, whatever goes wrong; control paths plain JSON. */

@@ -166,7 +166,7 @@ export function whiteLabelV1(g: SandboxGateway, headerKey: string | undefined, f
   if (missing) return missing;
   // The key only from its header: a `merchant` field in the body is not the versioned API's.
   const legacyFields = { ...rename(fields, WHITE_LABEL_REQUEST), merchant: headerKey };
-  return fromLegacy(g.createWhiteLabel(legacyFields), (body) => {
+  return fromLegacy(g.createWhiteLabel(legacyFields, 'v1'), (body) => {
     const data = rename({ memo: '', ...body }, WHITE_LABEL_ANSWER);
     for (const name of NUMBER_FIELDS) if (name in data) data[name] = asNumber(data[name]);
     return data;

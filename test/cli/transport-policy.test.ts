@@ -88,9 +88,10 @@ beforeEach(() => {
 });
 
 /** The clock of the last run: retries wait on it, so a test reads the waits instead of sleeping. */
-let clock = new ManualClock();
+let clock = new ManualClock(Date.now());
 const run = (args: readonly string[], extraEnv: Record<string, string> = {}): Promise<GwResult> => {
-  clock = new ManualClock();
+  // Starts at the real time: the server's answers carry real timestamps (a payment's expiry).
+  clock = new ManualClock(Date.now());
   return gw(args, { env: { ...envFor(server.url), ...extraEnv }, clock });
 };
 

@@ -8,7 +8,9 @@ import { ExitCode, GwError, UsageError } from '../../src/errors.js';
 import { TransportError } from '../../src/gateway/transport.js';
 import type { Decimal } from '../../src/money/decimal.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';
+import { qrSymbol } from '../../src/qr/index.js';
 import { decodeTerminalQr } from '../support/qr-decode.js';
+import { leftColumns, VirtualTerminal } from '../support/terminal.js';
 import { FakeGateway, type FakeAnswers, tronPayment } from '../support/fake-gateway.js';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
@@ -20,8 +22,6 @@ function setup(answers: FakeAnswers, io: TestIOOptions = {}, extra: Partial<PayO
   const opts: PayOptions = { io: t.io, gateway: async () => gateway, clock, request, qr: 'auto', qrOut: undefined, ...extra };
   return { t, gateway, opts };
 }
-
-const stripAnsi = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 async function failure(run: Promise<unknown>): Promise<GwError> {
   try {
@@ -76,16 +76,42 @@ describe('buildPaymentRequest: everything checked before a request', () => {
 });
 
 describe('payRun', () => {
-  it('shows the amount, network, address, time left, the URI, and a QR that decodes to it on a terminal', async () => {
-    const { t, gateway } = setup({ payment: tronPayment(clock.now()) }, { stdoutTTY: true, color: true, width: 100 });
+  it('on a terminal: the counter screen on a cleared screen, the amount, network, address, time left and a QR that decodes', async () => {
+    const { t, gateway } = setup({ payment: tronPayment(clock.now()) }, { stdoutTTY: true, color: true, width: 100, height: 30 });
     await payRun({ ...setup({}).opts, io: t.io, gateway: async () => gateway });
-    const out = stripAnsi(t.stdout());
     expect(gateway.calls).toHaveLength(1);
-    expect(out).toMatch(/Pay exactly\s+.*25.* USDT/);
-    expect(out).toMatch(/Network\s+Tron \(TRC-20\) \(Tron Network\)/);
-    expect(out).toMatch(/Expires\s+60 min left, until \d\d:\d\d/);
-    expect(out).toMatch(/Order ID\s+ORD-7/);
-    expect(decodeTerminalQr(t.stdout(), 'light')).toBe('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
+    expect(t.stdout().startsWith('\u001b[H\u001b[2J')).toBe(true);
+    const term = new VirtualTerminal(100, 30).write(`${t.stdout()}$ `);
+    const text = term.text();
+    expect(text).toMatch(/Pay exactly 25 USDT/);
+    expect(text).toMatch(/on Tron \(TRC-20\) \(Tron Network\)/);
+    expect(text).toMatch(/to TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe/);
+    expect(text).toMatch(/60 min left, until \d\d:\d\d/);
+    expect(text).toMatch(/Order ID ORD-7/);
+    expect(text).toMatch(/Rate +1 USDT = 1 USDT/);
+    expect(term.scrollback).toEqual([]);
+    const columns = qrSymbol('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe').size + 8;
+    expect(decodeTerminalQr(leftColumns(term.ansi(), columns), 'light')).toBe('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
+    expect(decodeTerminalQr(leftColumns(term.ansi(), columns), 'dark')).toBe('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
+  });
+
+  it('--no-clear leaves the screen as it is', async () => {
+    const { t, opts } = setup({ payment: tronPayment(clock.now()) }, { stdoutTTY: true, width: 100, height: 30 }, { clear: false });
+    await payRun(opts);
+    expect(t.stdout()).not.toContain('\u001b[2J');
+  });
+
+  it('a payment that arrives already expired is not payable: no QR, exit 11, the clock named', async () => {
+    const { t, opts } = setup(
+      { payment: tronPayment(clock.now(), { expiredAt: Math.floor(clock.now() / 1000) - 5 }) },
+      { stdoutTTY: true, width: 100, height: 30 },
+    );
+    const error = await failure(payRun(opts));
+    expect(error).toMatchObject({ exitCode: ExitCode.EXPIRED, trackId: '184729305', payment: 'created' });
+    expect(error.message).toMatch(/^payment 184729305 arrived already expired \(at 2026-11-22 \d\d:59:55\): it is not payable and no QR is shown$/);
+    expect(error.hint).toMatch(/this machine's clock says 2026-11-22 \d\d:00:00: check it/);
+    expect(t.stdout()).toContain('NOT PAYABLE');
+    expect(t.stdout()).not.toMatch(/[▀▄█]|Pay exactly/);
   });
 
   it('into a pipe: no QR unless --qr', async () => {
@@ -110,7 +136,9 @@ describe('payRun', () => {
     const error = await failure(payRun(opts));
     expect(error.exitCode).toBe(75);
     expect(error.message).toMatch(/MAY HAVE BEEN CREATED/);
-    expect(error.hint).toBe('look for order id "ORD-7" before trying again: gw payments --order-id ORD-7');
+    expect(error.hint).toBe(
+      'look for order id "ORD-7" before trying again: gw payments --order-id ORD-7, or pay again with --order-id ORD-7 --reuse-if-exists',
+    );
     expect(error.payment).toBe('unknown');
   });
 
@@ -155,7 +183,7 @@ describe('payRun', () => {
   it('a memo the URI cannot carry (Tron): no QR and no URI, the memo shown as required', async () => {
     const { t, opts } = setup({ payment: tronPayment(clock.now(), { memo: '90215' }) }, { stdoutTTY: true, color: false }, { qr: 'always' });
     await payRun(opts);
-    expect(t.stdout()).toMatch(/Memo\s+90215\s+\(required/);
+    expect(t.stdout()).toMatch(/memo 90215 \(required\)/);
     expect(t.stdout()).toMatch(/No QR code/);
     expect(t.stdout()).not.toMatch(/[▀▄█]|^URI/m);
     const json = setup({ payment: tronPayment(clock.now(), { memo: '90215' }) }, { json: true });

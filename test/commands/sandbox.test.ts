@@ -171,3 +171,19 @@ describe('sandboxControlRun (gw sandbox trigger / resend)', () => {
     }
   });
 });
+
+describe('gw sandbox --settle', () => {
+  it('passes the settle time to the sandbox: a payment stays open that long', async () => {
+    const { newCmdSandbox } = await import('../../src/commands/sandbox.js');
+    const seen: Array<number | undefined> = [];
+    const f = { io: IOStreams.test().io, signal: new AbortController().signal, releaseDeadline: () => undefined, globals: {} } as unknown as Parameters<
+      typeof newCmdSandbox
+    >[0];
+    const command = newCmdSandbox(f, async (opts) => {
+      seen.push(opts.server.settleSeconds);
+    });
+    await command.parseAsync(['--settle', '60'], { from: 'user' });
+    await command.parseAsync([], { from: 'user' });
+    expect(seen).toEqual([60, undefined]);
+  });
+});

@@ -9,7 +9,6 @@ import type { PaymentChange, PaymentSnapshot } from '../../src/sandbox/events.js
 import { SandboxEvents } from '../../src/sandbox/events.js';
 import { SandboxGateway } from '../../src/sandbox/gateway.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { MinimalControl } from '../../src/sandbox/minimal-control.js';
 import { NotificationDelivery, SANDBOX_RETRY_DELAYS_MS, type DeliveryLogEntry, type Poster } from '../../src/sandbox/notify.js';
 import { hmacOf, send, startReceiver } from '../support/notifications.js';
 
@@ -264,7 +263,7 @@ describe('NotificationDelivery: what is sent, and where', () => {
   });
 });
 
-describe('the gateway emits creation; the stand-in control emits forced states', () => {
+describe('the gateway emits creation; setState emits forced states', () => {
   const config = { merchantKey: KEY, payoutKey: 'sandbox-payout-key', now: () => 1_750_000_000_000, baseUrl: () => 'http://127.0.0.1:1' };
   const create = (gateway: SandboxGateway, callbackUrl = 'http://127.0.0.1:3000/hooks'): string => {
     const reply = gateway.createWhiteLabel({ merchant: KEY, amount: '25', payCurrency: 'USDT', orderId: 'ORD-9', callbackUrl });
@@ -294,9 +293,9 @@ describe('the gateway emits creation; the stand-in control emits forced states',
     expect(changes).toHaveLength(1);
   });
 
-  it('MinimalControl.setState: the change with its previous state, the transaction once seen; undefined for an unknown payment', () => {
+  it("the lifecycle's setState: the change with its previous state, the transaction once seen; undefined for an unknown payment", () => {
     const gateway = new SandboxGateway(config);
-    const control = new MinimalControl(gateway, config.now);
+    const control = gateway;
     const changes: PaymentChange[] = [];
     gateway.events.onChange((c) => changes.push(c));
     const trackId = create(gateway);
@@ -311,7 +310,7 @@ describe('the gateway emits creation; the stand-in control emits forced states',
     expect(paying).toMatchObject({ receivedAmount: '25', payDate: 0 });
     expect(paying?.txID).toMatch(/^[0-9a-f]{64}$/);
     expect(paid).toMatchObject({ receivedAmount: '25', payDate: 1_750_000_000, txID: paying?.txID });
-    expect(control.setState(trackId, 'underpaid')).toMatchObject({ receivedAmount: '12.5' });
+    expect(control.setState(trackId, 'underpaid')).toMatchObject({ receivedAmount: '22.5' }); // 90 % of 25, as the lifecycle's underpaid ending
   });
 });
 

@@ -130,7 +130,7 @@ describe('POST /v1/payment/white-label (header merchant_api_key, snake_case JSON
       expired_at: NOW_S + 30 * 60,
       date: NOW_S,
     });
-    expect(data.track_id).toMatch(/^sbx[0-9a-z]{10}$/);
+    expect(data.track_id).toMatch(/^sbx[0-9a-z]+$/);
     expect(data.qr_code).toBe(`${sbx.url}/qr/${String(data.track_id)}.png`);
     // The raw bytes: numbers, never strings, with every digit.
     expect(r.text).toContain('"amount":0.123456789012345678,');
@@ -271,7 +271,7 @@ describe('requests as the official SDKs send them', () => {
   it('a trailing slash and an unknown /v1 path', async () => {
     expect((await call('GET', '/v1/payment/accepted-currencies/', merchant)).status).toBe(200);
     expectEnvelopeError(await call('GET', '/v1/general/nothing', general), 404, 'not_found');
-    expectEnvelopeError(await call('GET', '/v1/payment/white-label', merchant), 501, 'not_implemented');
+    expectEnvelopeError(await call('GET', '/v1/payment/white-label', merchant), 404, 'track_id');
   });
 });
 
@@ -509,11 +509,47 @@ describe('legacyPaymentOperations', () => {
     expect((reply.body as { data: { track_id: string } }).data.track_id).toBe('mine-7');
   });
 
-  it('the running sandbox routes GET /v1/payment/{id} and GET /v1/payment to the adapter (501 until the lifecycle lands)', async () => {
-    expectEnvelopeError(await call('GET', '/v1/payment/sbx123', merchant), 501, 'not_implemented');
-    expectEnvelopeError(await call('GET', '/v1/payment?page=1&size=10', merchant), 501, 'not_implemented');
+  it('the running sandbox routes GET /v1/payment/{id} and GET /v1/payment to the lifecycle: a payment made over v1 is found, an unknown id is 404', async () => {
+    const created = await call('POST', '/v1/payment/white-label', merchant, { amount: 25, pay_currency: 'USDT', order_id: 'v1-lookup' });
+    expect(created.status).toBe(200);
+    const trackId = String(created.json.data.track_id);
+    const info = await call('GET', `/v1/payment/${trackId}`, merchant);
+    expect(info.status).toBe(200);
+    expect(info.json.data).toMatchObject({ track_id: trackId, order_id: 'v1-lookup' });
+    expect(['waiting', 'paying', 'paid']).toContain(info.json.data.status);
+    const list = await call('GET', '/v1/payment?page=1&size=10', merchant);
+    expect(list.status).toBe(200);
+    expect(list.json.data.list.map((p: { track_id: string }) => p.track_id)).toContain(trackId);
+    expectEnvelopeError(await call('GET', '/v1/payment/sbx123', merchant), 404, 'track_id');
     expectEnvelopeError(await call('GET', '/v1/payment?size=500', merchant), 400, 'size');
     expectEnvelopeError(await call('GET', '/v1/payment/sbx123', {}), 401, 'missing_merchant_api_key');
     expectEnvelopeError(await call('POST', '/v1/payment/sbx123', merchant, {}), 405, 'method_not_allowed');
+  });
+});
+
+describe('notifications of payments made through the versioned API', () => {
+  it('are in the versioned style (snake_case, type white_label), signed with the merchant key; legacy ones stay legacy', async () => {
+    const { hmacOf, startReceiver } = await import('../support/notifications.js');
+    const app = await startReceiver();
+    try {
+      const v1 = await call('POST', '/v1/payment/white-label', merchant, { amount: 10, pay_currency: 'USDT', callback_url: app.url, order_id: 'v1-hook' });
+      expect(v1.status).toBe(200);
+      const legacyCreated = await call(
+        'POST',
+        '/merchants/request/whitelabel',
+        {},
+        { merchant: SANDBOX_MERCHANT_KEY, amount: 10, payCurrency: 'USDT', callbackUrl: app.url },
+      );
+      expect(legacyCreated.status).toBe(200);
+      await expect.poll(() => app.requests.length).toBeGreaterThanOrEqual(2);
+      const bodies = app.requests.map((r) => ({ raw: r.body, json: JSON.parse(r.body.toString('utf8')) as Record<string, unknown>, hmac: r.headers.hmac }));
+      const fromV1 = bodies.find((b) => b.json.track_id === v1.json.data.track_id);
+      const fromLegacy = bodies.find((b) => b.json.trackId === legacyCreated.json.trackId);
+      expect(fromV1?.json).toMatchObject({ type: 'white_label', order_id: 'v1-hook' });
+      expect(fromLegacy?.json).toMatchObject({ type: 'payment' });
+      for (const b of [fromV1, fromLegacy]) expect(b?.hmac).toBe(hmacOf(SANDBOX_MERCHANT_KEY, b?.raw ?? ''));
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -292,7 +292,7 @@ describe('POST /merchants/request/whitelabel', () => {
       createdAt: NOW_S,
       expiredAt: NOW_S + 30 * 60,
     });
-    expect(body.trackId).toMatch(/^sbx[0-9a-z]{10}$/);
+    expect(body.trackId).toMatch(/^sbx[0-9a-z]{20,30}$/); // it carries the payment: src/sandbox/track-id.ts
     expect(r.text).toContain('"amount":100,');
     expect(r.text).toContain('"underPaidCover":2.5,');
     // 1 USD = 1/65573.55 BTC, to 8 significant digits; 100 USD → 0.0015250051 → 8 decimals, half-up.
@@ -679,5 +679,20 @@ describe('prices (pure)', () => {
     expect(multiplyRounded('100', '0.000015250051', 8)).toBe('0.00152501');
     expect(multiplyRounded('2', '1.5', 6)).toBe('3');
     expect(multiplyRounded('1.234567890123456789', '1', 18)).toBe('1.234567890123456789');
+  });
+});
+
+describe('POST /merchants/inquiry and /merchants/list over HTTP', () => {
+  it('answers the payment just created, found again by track id and by order id', async () => {
+    const created = await postJson('/merchants/request/whitelabel', { merchant: SANDBOX_MERCHANT_KEY, amount: 25, payCurrency: 'USDT', orderId: 'http-1' });
+    const trackId = created.json.trackId as string;
+    const info = await postJson('/merchants/inquiry', { merchant: SANDBOX_MERCHANT_KEY, trackId });
+    expect(info.status).toBe(200);
+    expect(info.json).toMatchObject({ result: 100, trackId, status: 'Waiting', amount: '25', payAmount: '25', orderId: 'http-1', date: NOW_S });
+    const list = await postForm('/merchants/list', { merchant: SANDBOX_MERCHANT_KEY, orderId: 'http-1' });
+    expect(list.json).toMatchObject({ result: 100, meta: { page: 1, last_page: 1, total: 1 } });
+    expect(list.json.data[0].trackId).toBe(trackId);
+    expect((await postJson('/merchants/inquiry', { merchant: SANDBOX_MERCHANT_KEY, trackId: 'sbx0' })).json.result).toBe(116);
+    expect((await postJson('/merchants/list', { merchant: 'wrong' })).json.result).toBe(102);
   });
 });

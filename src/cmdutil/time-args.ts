@@ -1,0 +1,60 @@
+// Times and durations a user types: `--wait-timeout 10m`, `--since 7d`, `--until 2026-11-01`.
+// Each parser throws a UsageError naming the flag, before any request is made.
+import { UsageError } from '../errors.js';
+
+const DAY_MS = 86_400_000;
+const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS };
+const DURATION = /^(?:\d+(?:\.\d+)?[smhdw])+$/;
+
+/**
+ * A duration: a number of seconds (`90`), or numbers with units s, m, h, d, w, one after another
+ * (`90s`, `15m`, `2h`, `1h30m`, `7d`, `2w`). Undefined when the text is not one.
+ */
+export function durationMs(text: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (/^\d+(?:\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  if (!DURATION.test(t)) return undefined;
+  let ms = 0;
+  for (const [, amount = '0', unit = 's'] of t.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) ms += Number(amount) * (UNIT_MS[unit] ?? 0);
+  return Math.round(ms);
+}
+
+/** A positive duration for `flag`, at most `maxMs`. */
+export function parseDuration(text: string, flag: string, maxMs = 366 * DAY_MS): number {
+  const ms = durationMs(text);
+  if (ms === undefined || ms <= 0 || ms > maxMs) {
+    throw new UsageError(`${flag} must be a duration such as 90s, 10m, 2h or 1d (got "${text.slice(0, 30)}")`, 'a plain number is seconds');
+  }
+  return ms;
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * A point in time for `--since`/`--until`: a date (2026-11-01, local time: its start, or with
+ * `endOfDay` its last second), an ISO date and time (2026-11-01T14:30, 2026-11-01T14:30:00Z,
+ * local time unless it names an offset), or a duration meaning that long before `now` (2h, 7d).
+ */
+export function parseWhen(text: string, flag: string, now: number, endOfDay = false): Date {
+  const t = text.trim();
+  const day = DATE_ONLY.exec(t);
+  if (day !== null) {
+    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    const start = new Date(y, m - 1, d);
+    if (start.getFullYear() !== y || start.getMonth() !== m - 1 || start.getDate() !== d) throw badWhen(text, flag);
+    return endOfDay ? new Date(new Date(y, m - 1, d + 1).getTime() - 1000) : start;
+  }
+  if (DATE_TIME.test(t)) {
+    const ms = Date.parse(t.replace(' ', 'T'));
+    if (Number.isNaN(ms)) throw badWhen(text, flag);
+    return new Date(ms);
+  }
+  const ago = durationMs(t);
+  if (ago !== undefined && /[smhdw]$/i.test(t)) return new Date(now - ago);
+  throw badWhen(text, flag);
+}
+
+function badWhen(text: string, flag: string): UsageError {
+  return new UsageError(`${flag} must be a date (2026-11-01), a date and time (2026-11-01T14:30) or a duration ago (2h, 7d) (got "${text.slice(0, 40)}")`);
+}

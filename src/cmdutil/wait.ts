@@ -1,0 +1,306 @@
+// Following a payment until it ends (`gw status --wait`, `gw pay --wait`): a small loop over the
+// injected Clock and one `poll` function (the gateway's inquiry), with no output of its own. What
+// the user sees is the caller's business (onProgress); how the wait ended is the return value, and
+// what each ending means for the exit code is endingFailure() below. Tests drive it with a
+// ManualClock and a scripted poll: no real sleeps.
+//
+// The rules (README "Waiting for a payment"):
+// - polls start 1 s apart and grow by half each time up to 5 s (a counter wants to see "paid"
+//   quickly; a payment that takes longer does not need faster polling);
+// - the gateway's rate limit (result 124, HTTP 429) slows the polling down, never ends it: at least
+//   15 s between polls, doubling on each further refusal up to 2 min, halving again with each
+//   answer, but never faster than every 15 s for the rest of the wait;
+// - transient failures (exit 69 unreachable/5xx, 75 timeout) keep polling: 2 s, doubling up to
+//   30 s; answers that cannot be read (exit 76) too, but only 3 in a row; anything else (key
+//   refused, invalid track id, configuration…) ends the wait with that failure;
+// - the wait ends at a final state (paid, underpaid, expired, failed, refunded), at --wait-timeout,
+//   or, while no transaction has been seen (not confirming), at the payment's expiry plus a grace
+//   of 10 min (the gateway marks an unpaid payment Expired at its expiry; the grace covers clocks
+//   that disagree and a gateway slow to say so). Once a transaction is seen the wait follows it to
+//   its end. Expiry: the answer's expiredAt, else what the caller knows (pay's answer), else the
+//   creation date plus the longest lifetime (2880 min). At a limit, one last poll decides;
+// - Ctrl-C (the signal) ends it at once, as `interrupted`.
+import { isFinal, type PaymentState } from '../domain/payment-status.js';
+import { ExitCode, GwError, interrupted } from '../errors.js';
+import type { PaymentInfo } from '../gateway/gateway.js';
+import { Decimal } from '../money/decimal.js';
+import { durationWords, parseTimestamp } from '../output/time.js';
+import { Untrusted } from '../output/untrusted.js';
+import type { Clock } from './clock.js';
+
+export interface WaitPolicy {
+  /** First interval between polls, its growth factor and its cap. */
+  intervalMs: number;
+  growth: number;
+  maxIntervalMs: number;
+  /** After a rate limit: at least this long between polls, doubling on each further one, up to the cap. */
+  rateLimitedMs: number;
+  maxRateLimitedMs: number;
+  /** After a transient failure: this long, doubling while they last, up to the cap. */
+  retryMs: number;
+  maxRetryMs: number;
+  /** Unreadable answers (exit 76) tolerated in a row. */
+  maxUnreadable: number;
+  /** How long after the expiry the wait goes on while no transaction has been seen. */
+  graceMs: number;
+  /** The gateway's longest lifetime: the expiry of a payment whose answer gives none, from its creation. */
+  maxLifetimeMs: number;
+}
+
+export const WAIT_POLICY: Readonly<WaitPolicy> = {
+  intervalMs: 1000,
+  growth: 1.5,
+  maxIntervalMs: 5000,
+  rateLimitedMs: 15_000,
+  maxRateLimitedMs: 120_000,
+  retryMs: 2000,
+  maxRetryMs: 30_000,
+  maxUnreadable: 3,
+  graceMs: 10 * 60_000,
+  maxLifetimeMs: 2880 * 60_000,
+};
+
+export type WaitEnding =
+  /** The gateway reported a final state. */
+  | { kind: 'final'; info: PaymentInfo }
+  /** --wait-timeout passed (`timeout`), or the expiry plus the grace with no transaction seen (`expiry`). */
+  | { kind: 'gave-up'; reason: 'timeout' | 'expiry'; info: PaymentInfo | undefined }
+  /** Ctrl-C or SIGTERM: `reason` carries the exit code (130, 143). */
+  | { kind: 'interrupted'; reason: GwError; info: PaymentInfo | undefined };
+
+/** What the caller shows while waiting. */
+export interface WaitProgress {
+  /** The last answer, if there was one. */
+  info: PaymentInfo | undefined;
+  /** When it came (ms). */
+  checkedAt: number | undefined;
+  /** The payment's expiry (ms), when known. */
+  expiresAt: number | undefined;
+  /** The last failure while failures last (one line). */
+  problem: string | undefined;
+  /** Whether the gateway's rate limit has slowed the polling down. */
+  slowedDown: boolean;
+  now: number;
+}
+
+export interface WaitOptions {
+  clock: Clock;
+  /** One inquiry. */
+  poll: () => Promise<PaymentInfo>;
+  /** Ends the wait as `interrupted` when aborted (Ctrl-C). */
+  signal: AbortSignal;
+  /** The state already known (pay: the payment just created): the first poll then waits one interval. */
+  initial?: PaymentInfo;
+  /** The expiry (ms) when the caller knows it; an answer's expiredAt wins. */
+  expiresAt?: number;
+  /** When the payment was created (ms), for an expiry nobody gives; an answer's date wins. */
+  createdAt?: number;
+  /** --wait-timeout: stop at this time (ms). */
+  until?: number;
+  policy?: Partial<WaitPolicy>;
+  /** Animation: sleeps are cut into ticks this long, and onProgress runs after each. None: no ticks at all. */
+  tickMs?: number;
+  /** After each answer or failure, and on each tick. */
+  onProgress?: (progress: WaitProgress) => void;
+  /** When the status differs from the one before (the first answer included). */
+  onChange?: (info: PaymentInfo, previous: PaymentState | undefined) => void;
+}
+
+export type FailureKind = 'rate-limited' | 'transient' | 'unreadable' | 'fatal';
+
+/** How a failed poll affects the wait. */
+export function failureKind(error: GwError): FailureKind {
+  if (error.result === 124 || error.status === 429) return 'rate-limited';
+  if (error.exitCode === ExitCode.UNAVAILABLE || error.exitCode === ExitCode.TEMPFAIL) return 'transient';
+  if (error.exitCode === ExitCode.PROTOCOL) return 'unreadable';
+  return 'fatal';
+}
+
+/** Whether money has been seen for the payment: then its expiry no longer ends the wait. */
+function transactionSeen(info: PaymentInfo | undefined): boolean {
+  return info?.status === 'confirming';
+}
+
+export async function waitForPayment(options: WaitOptions): Promise<WaitEnding> {
+  const { clock, signal } = options;
+  const policy: WaitPolicy = { ...WAIT_POLICY, ...options.policy };
+  let info = options.initial;
+  let checkedAt: number | undefined;
+  let problem: string | undefined;
+  let interval = policy.intervalMs;
+  let slowFloor = 0;
+  let failures = 0;
+  let unreadable = 0;
+
+  const expiresAt = (): number | undefined => {
+    const fromAnswer = parseTimestamp(info?.expiredAt)?.getTime();
+    if (fromAnswer !== undefined) return fromAnswer;
+    if (options.expiresAt !== undefined) return options.expiresAt;
+    const created = parseTimestamp(info?.date)?.getTime() ?? options.createdAt;
+    return created === undefined ? undefined : created + policy.maxLifetimeMs;
+  };
+  /** The earliest limit and which one it is. */
+  const limit = (): { at: number; reason: 'timeout' | 'expiry' } | undefined => {
+    const expiry = expiresAt();
+    const byExpiry = expiry === undefined || transactionSeen(info) ? undefined : expiry + policy.graceMs;
+    if (options.until !== undefined && (byExpiry === undefined || options.until <= byExpiry)) return { at: options.until, reason: 'timeout' };
+    return byExpiry === undefined ? undefined : { at: byExpiry, reason: 'expiry' };
+  };
+  const report = (): void => options.onProgress?.({ info, checkedAt, expiresAt: expiresAt(), problem, slowedDown: slowFloor > 0, now: clock.now() });
+  const sleepUntil = async (target: number): Promise<void> => {
+    for (let left = target - clock.now(); left > 0; left = target - clock.now()) {
+      await clock.sleep(options.tickMs === undefined ? left : Math.min(options.tickMs, left), signal);
+      if (options.tickMs !== undefined) report();
+    }
+  };
+
+  let nextPollAt = clock.now() + (info === undefined ? 0 : interval);
+  try {
+    for (;;) {
+      await sleepUntil(nextPollAt);
+      if (signal.aborted) throw signal.reason;
+      let delay: number;
+      try {
+        const answer = await options.poll();
+        const previous = info?.status;
+        info = answer;
+        checkedAt = clock.now();
+        problem = undefined;
+        failures = 0;
+        unreadable = 0;
+        if (answer.status !== previous) options.onChange?.(answer, previous);
+        if (isFinal(answer.status)) {
+          report();
+          return { kind: 'final', info: answer };
+        }
+        delay = Math.max(interval, slowFloor);
+        interval = Math.min(interval * policy.growth, policy.maxIntervalMs);
+        // Once rate-limited, the polling speeds up again only halfway each time, never below the floor.
+        if (slowFloor > 0) slowFloor = Math.max(policy.rateLimitedMs, slowFloor / 2);
+      } catch (error) {
+        if (signal.aborted || !(error instanceof GwError)) throw error;
+        const kind = failureKind(error);
+        if (kind === 'fatal') throw error;
+        if (kind === 'unreadable' && ++unreadable > policy.maxUnreadable) throw error;
+        failures++;
+        problem = error.message;
+        if (kind === 'rate-limited') slowFloor = Math.min(Math.max(slowFloor * 2, policy.rateLimitedMs), policy.maxRateLimitedMs);
+        delay = Math.max(Math.min(policy.retryMs * 2 ** (failures - 1), policy.maxRetryMs), slowFloor, interval);
+      }
+      const now = clock.now();
+      const end = limit();
+      if (end !== undefined && now >= end.at) {
+        report();
+        return { kind: 'gave-up', reason: end.reason, info };
+      }
+      nextPollAt = Math.min(now + delay, end?.at ?? Number.POSITIVE_INFINITY);
+      report();
+    }
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    const reason = signal.reason instanceof GwError ? signal.reason : interrupted();
+    return { kind: 'interrupted', reason, info };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What an ending, or a state, means for the exit code
+
+/** The exit code a payment's state earns: 0 only when paid. */
+export function stateExitCode(state: PaymentState): ExitCode {
+  switch (state) {
+    case 'paid':
+      return ExitCode.OK;
+    case 'underpaid':
+      return ExitCode.UNDERPAID;
+    case 'expired':
+      return ExitCode.EXPIRED;
+    case 'failed':
+    case 'refunded':
+      return ExitCode.FAILED;
+    default:
+      return ExitCode.STILL_OPEN;
+  }
+}
+
+/** How to follow a payment again, for hints: `gw status <id> --wait` (with --sandbox on sandbox runs). */
+export function resumeCommand(trackId: string, sandbox: boolean): string {
+  const word = /^[A-Za-z0-9._:@%+=,/-]+$/.test(trackId) ? trackId : `'${trackId.replace(/'/g, `'\\''`)}'`;
+  return `gw status ${word} --wait${sandbox ? ' --sandbox' : ''}`;
+}
+
+function stateWords(info: PaymentInfo | undefined): string {
+  if (info === undefined) return 'open (no answer from the gateway yet)';
+  return info.status === 'unknown' ? `open (the gateway says "${info.gatewayStatus?.line(40) ?? ''}")` : `${info.status}`;
+}
+
+/** The amount received, when the answer says (receivedAmount: the sandbox's; a number or numeric text). */
+export function receivedAmount(info: PaymentInfo): Decimal | undefined {
+  const value = info.fields.receivedAmount;
+  const amount = value instanceof Decimal ? value : value instanceof Untrusted ? Decimal.fromLiteral(value.raw()) : undefined;
+  return amount === undefined || amount.isNegative ? undefined : amount;
+}
+
+/**
+ * The failure a payment's state is, when it is not paid (undefined when paid): the message and
+ * hint of `gw status`, and of a wait that ended in that state.
+ */
+export function stateFailure(info: PaymentInfo, sandbox: boolean, waited: boolean): GwError | undefined {
+  const id = info.trackId.line(100);
+  const details = { trackId: info.trackId.raw() };
+  const owed = `${info.payAmount ?? '?'} ${info.payCurrency?.line(20) ?? ''}`.trim();
+  switch (info.status) {
+    case 'paid':
+      return undefined;
+    case 'underpaid': {
+      const got = receivedAmount(info);
+      return new GwError(ExitCode.UNDERPAID, `payment ${id} is UNDERPAID${got === undefined ? '' : `: ${got} of ${owed} received`}`, {
+        ...details,
+        hint: 'do not hand over the goods for the full amount: settle the difference with the payer',
+      });
+    }
+    case 'expired':
+      return new GwError(ExitCode.EXPIRED, `payment ${id} EXPIRED unpaid`, {
+        ...details,
+        hint: 'nothing was paid: create a new payment for the order',
+      });
+    case 'failed':
+    case 'refunded':
+      return new GwError(ExitCode.FAILED, `payment ${id} ${info.status === 'failed' ? 'FAILED' : 'was REFUNDED'}`, {
+        ...details,
+        hint: 'do not hand over the goods; the merchant panel has the details',
+      });
+    default:
+      return new GwError(ExitCode.STILL_OPEN, `payment ${id} is not paid yet: ${stateWords(info)}`, {
+        ...details,
+        hint: waited ? `follow it again: ${resumeCommand(info.trackId.raw(), sandbox)}` : `wait for it: ${resumeCommand(info.trackId.raw(), sandbox)}`,
+      });
+  }
+}
+
+/** The failure a wait's ending is (undefined when the payment was paid). */
+export function endingFailure(ending: WaitEnding, trackId: string, sandbox: boolean, graceMs = WAIT_POLICY.graceMs): GwError | undefined {
+  const id = trackId;
+  const resume = resumeCommand(trackId, sandbox);
+  switch (ending.kind) {
+    case 'final':
+      return stateFailure(ending.info, sandbox, true);
+    case 'gave-up':
+      return ending.reason === 'timeout'
+        ? new GwError(ExitCode.WAIT_ENDED, `stopped waiting at --wait-timeout: payment ${id} is still ${stateWords(ending.info)}`, {
+            trackId,
+            hint: `follow it again: ${resume}`,
+          })
+        : new GwError(
+            ExitCode.WAIT_ENDED,
+            `stopped waiting: payment ${id} is still ${stateWords(ending.info)} ${durationWords(graceMs)} after its expiry, and no transaction was seen`,
+            { trackId, hint: `it should be expired: check it later with ${resume.replace(' --wait', '')}` },
+          );
+    case 'interrupted':
+      return ending.reason.with({
+        message: `${ending.reason.message}: payment ${id} is still open (${stateWords(ending.info)})`,
+        trackId,
+        hint: `follow it again: ${resume}`,
+      });
+  }
+}

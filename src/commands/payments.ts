@@ -1,0 +1,213 @@
+// gw payments [filters] [--page n] [--size n] [--all]: the payment history (POST /merchants/list).
+// On a terminal a table that fits the width; --json one document with every payment's fields.
+import { Command } from 'commander';
+import { parseSymbol, parseText } from '../cmdutil/args.js';
+import type { Clock } from '../cmdutil/clock.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { withHelp } from '../cmdutil/help.js';
+import { parseWhen } from '../cmdutil/time-args.js';
+import { PAYMENT_STATES, parseState } from '../domain/payment-status.js';
+import { UsageError } from '../errors.js';
+import type { GatewayClient, PaymentFilter, PaymentInfo } from '../gateway/gateway.js';
+import { Decimal } from '../money/decimal.js';
+import { padVisible, truncateVisible, visibleWidth } from '../output/cells.js';
+import type { IOStreams } from '../output/iostreams.js';
+import { stateColour } from '../output/status-view.js';
+import { localDateTime, parseTimestamp } from '../output/time.js';
+import { parseTrackId } from './status.js';
+
+export interface PaymentsFlags {
+  status?: string;
+  orderId?: string;
+  trackId?: string;
+  currency?: string;
+  payCurrency?: string;
+  network?: string;
+  since?: string;
+  until?: string;
+  min?: string;
+  max?: string;
+  page?: string;
+  size?: string;
+  all?: boolean;
+}
+
+export interface PaymentsOptions {
+  io: IOStreams;
+  gateway: () => Promise<GatewayClient>;
+  clock: Clock;
+  filter: PaymentFilter;
+  /** Follow every page (bounded by MAX_PAGES). */
+  all: boolean;
+}
+
+/** Page size bounds (gateway-public-facts.md §6) and what --all asks for. */
+export const PAGE_SIZE = { min: 1, max: 200, all: 200 } as const;
+/** --all stops after this many pages. */
+export const MAX_PAGES = 50;
+
+function parseCount(text: string, flag: string, min: number, max: number): number {
+  const n = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${text.slice(0, 20)}")`);
+  return n;
+}
+
+function parseBound(text: string, flag: string): Decimal {
+  const amount = /^\s*\d+(?:\.\d+)?\s*$/.test(text) ? Decimal.fromLiteral(text.trim()) : undefined;
+  if (amount === undefined) throw new UsageError(`${flag} must be a plain decimal amount such as 25 or 0.5 (got "${text.slice(0, 30)}")`);
+  return amount;
+}
+
+/** The filter the flags ask for, checked before any request (exit 64). */
+export function buildPaymentFilter(flags: PaymentsFlags, now: number): { filter: PaymentFilter; all: boolean } {
+  const filter: PaymentFilter = {};
+  if (flags.status !== undefined) {
+    const state = parseState(flags.status);
+    if (state === undefined || state === 'unknown')
+      throw new UsageError(`--status must be one of ${PAYMENT_STATES.filter((s) => s !== 'unknown').join(', ')} (got "${flags.status.slice(0, 30)}")`);
+    filter.status = state;
+  }
+  if (flags.orderId !== undefined) filter.orderId = parseText(flags.orderId, '--order-id', 100);
+  if (flags.trackId !== undefined) filter.trackId = parseTrackId(flags.trackId, '--track-id');
+  if (flags.currency !== undefined) filter.currency = parseSymbol(flags.currency, '--currency');
+  if (flags.payCurrency !== undefined) filter.payCurrency = parseSymbol(flags.payCurrency, '--pay-currency');
+  if (flags.network !== undefined) filter.network = parseText(flags.network, '--network', 60);
+  if (flags.since !== undefined) filter.from = parseWhen(flags.since, '--since', now);
+  if (flags.until !== undefined) filter.to = parseWhen(flags.until, '--until', now, true);
+  if (filter.from !== undefined && filter.to !== undefined && filter.to < filter.from) throw new UsageError('--until is before --since');
+  if (flags.min !== undefined) filter.minAmount = parseBound(flags.min, '--min');
+  if (flags.max !== undefined) filter.maxAmount = parseBound(flags.max, '--max');
+  if (filter.minAmount !== undefined && filter.maxAmount !== undefined && filter.maxAmount.compare(filter.minAmount) < 0)
+    throw new UsageError('--max is below --min');
+  const all = flags.all === true;
+  if (all && flags.page !== undefined) throw new UsageError('--all reads every page: leave out --page');
+  if (flags.page !== undefined) filter.page = parseCount(flags.page, '--page', 1, 1_000_000);
+  if (flags.size !== undefined) filter.size = parseCount(flags.size, '--size', PAGE_SIZE.min, PAGE_SIZE.max);
+  else if (all) filter.size = PAGE_SIZE.all;
+  return { filter, all };
+}
+
+export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Promise<void> = paymentsRun): Command {
+  const command = new Command('payments')
+    .description('list payments, newest first, with filters')
+    .option('--status <state>', `only payments in this state: ${PAYMENT_STATES.filter((s) => s !== 'unknown').join(', ')}`)
+    .option('--order-id <id>', 'only the payments of this order')
+    .option('--track-id <id>', 'only this payment')
+    .option('--currency <sym>', 'only amounts asked in this currency (USD, BTC…)')
+    .option('--pay-currency <sym>', 'only payments paid in this coin')
+    .option('--network <name>', 'only payments on this network, e.g. "Tron Network"')
+    .option('--since <when>', 'created at or after: 2026-11-01, 2026-11-01T14:30, or a duration ago (2h, 7d)')
+    .option('--until <when>', 'created at or before (a date means to the end of that day)')
+    .option('--min <amount>', 'requested amount at least this')
+    .option('--max <amount>', 'requested amount at most this')
+    .option('--page <n>', 'page number, from 1')
+    .option('--size <n>', `payments per page, ${PAGE_SIZE.min}–${PAGE_SIZE.max}`)
+    .option('--all', `follow every page (at most ${MAX_PAGES} pages of ${PAGE_SIZE.all})`)
+    .action((flags: PaymentsFlags) => {
+      const { filter, all } = buildPaymentFilter(flags, f.clock.now());
+      return runF({ io: f.io, gateway: () => f.gateway(), clock: f.clock, filter, all });
+    });
+  return withHelp(command, {
+    examples: [
+      'gw payments --order-id 1042',
+      'gw payments --status paid --since 7d',
+      'gw payments --since 2026-11-01 --until 2026-11-30 --all --json | jq -r ".payments[].trackId"',
+    ],
+    json: '{"payments": [{"trackId", "status", "gatewayStatus", "amount", …every field the gateway sent}], "page", "pages", "total"} (amounts as exact decimal strings)',
+  });
+}
+
+export async function paymentsRun(opts: PaymentsOptions): Promise<void> {
+  const { io } = opts;
+  const gateway = await opts.gateway();
+  let result = await gateway.payments(opts.filter);
+  const payments: PaymentInfo[] = [...result.payments];
+  if (opts.all) {
+    let fetched = 1;
+    while (result.page < result.pages && fetched < MAX_PAGES && result.payments.length > 0) {
+      result = await gateway.payments({ ...opts.filter, page: result.page + 1 });
+      payments.push(...result.payments);
+      fetched++;
+    }
+    if (result.page < result.pages) {
+      io.warn(`stopped after ${fetched} pages (${payments.length} of ${result.total} payments): narrow the filters (--since, --status…)`);
+    }
+  }
+  if (io.json) {
+    io.printJson({ payments: payments.map((p) => ({ ...p.fields })), page: result.page, pages: result.pages, total: result.total });
+    return;
+  }
+  io.sandboxBanner();
+  if (payments.length === 0) {
+    io.out(result.total > 0 ? `No payments on page ${result.page} (${result.total} in all, ${result.pages} pages).\n` : 'No payments match.\n');
+    return;
+  }
+  io.out(paymentsTable(payments, io.stdoutIsTTY ? io.width() - 1 : undefined, io.chalk));
+  if (!opts.all && result.pages > 1) {
+    io.notice(
+      `page ${result.page} of ${result.pages} (${result.total} payments)${result.page < result.pages ? `: --page ${result.page + 1} for the next, --all for every one` : ''}`,
+    );
+  }
+}
+
+interface Column {
+  title: string;
+  /** Dropped, in this order, while the table is too wide. */
+  drop: number;
+  cell(p: PaymentInfo): string;
+  style?: (p: PaymentInfo, text: string) => string;
+}
+
+/** The table, fitted to `width` when given (a terminal): columns dropped, then the last ones cut. */
+export function paymentsTable(payments: readonly PaymentInfo[], width: number | undefined, chalk: IOStreams['chalk']): string {
+  const amount = (value: Decimal | null, unit: { toString(): string } | null): string => (value === null ? '' : `${value} ${unit ?? ''}`.trim());
+  const columns: Column[] = [
+    {
+      title: 'Created',
+      drop: 3,
+      cell: (p) => {
+        const d = parseTimestamp(p.date);
+        return d === undefined ? '' : localDateTime(d).slice(0, 16);
+      },
+    },
+    { title: 'Track ID', drop: 99, cell: (p) => p.trackId.toString() },
+    { title: 'Status', drop: 99, cell: (p) => p.status, style: (p, text) => stateColour(p.status, chalk)(text) },
+    { title: 'Amount', drop: 98, cell: (p) => amount(p.amount, p.currency) },
+    { title: 'Pay amount', drop: 2, cell: (p) => amount(p.payAmount, p.payCurrency) },
+    { title: 'Network', drop: 1, cell: (p) => p.network?.toString() ?? '' },
+    { title: 'Order ID', drop: 4, cell: (p) => p.orderId?.toString() ?? '' },
+  ];
+  const cells = payments.map((p) => columns.map((c) => c.cell(p)));
+  let shown = columns.map((_, i) => i);
+  const widthOf = (i: number): number => Math.max(visibleWidth(columns[i]?.title ?? ''), ...cells.map((row) => visibleWidth(row[i] ?? '')));
+  const total = (): number => shown.reduce((sum, i) => sum + widthOf(i), 0) + 2 * (shown.length - 1);
+  if (width !== undefined) {
+    const order = [...shown].sort((a, b) => (columns[a]?.drop ?? 0) - (columns[b]?.drop ?? 0));
+    for (const i of order) {
+      if (total() <= width) break;
+      // The order id is cut rather than dropped while it can keep a few characters.
+      if (columns[i]?.title === 'Order ID' && total() - widthOf(i) + 8 <= width) break;
+      if ((columns[i]?.drop ?? 99) < 98) shown = shown.filter((j) => j !== i);
+    }
+  }
+  const widths = shown.map(widthOf);
+  const line = (texts: string[], style: (k: number, text: string) => string): string => {
+    const text = texts
+      .map((t, k) => (k === texts.length - 1 ? style(k, t) : padVisible(style(k, t), widths[k] ?? 0)))
+      .join('  ')
+      .trimEnd();
+    return width === undefined ? text : truncateVisible(text, width);
+  };
+  const header = line(
+    shown.map((i) => columns[i]?.title ?? ''),
+    (_k, t) => chalk.bold(t),
+  );
+  const body = payments.map((p, r) =>
+    line(
+      shown.map((i) => cells[r]?.[i] ?? ''),
+      (k, t) => columns[shown[k] ?? 0]?.style?.(p, t) ?? t,
+    ),
+  );
+  return `${[header, ...body].join('\n')}\n`;
+}

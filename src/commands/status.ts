@@ -1,0 +1,111 @@
+// gw status <trackId> [--wait] [--wait-timeout <duration>]: a payment's state from the gateway's
+// inquiry (POST /merchants/inquiry), and with --wait, followed until it ends.
+//
+// The exit code is the payment's: 0 only when it is paid (so `gw status $id && deliver` is safe),
+// 10 underpaid, 11 expired, 12 failed or refunded, 8 still open (without --wait); with --wait, 124
+// when the wait gave up and 130 on Ctrl-C (src/cmdutil/wait.ts).
+import { Command } from 'commander';
+import { parseText } from '../cmdutil/args.js';
+import type { Clock } from '../cmdutil/clock.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { followPayment } from '../cmdutil/follow.js';
+import { withHelp } from '../cmdutil/help.js';
+import { parseDuration } from '../cmdutil/time-args.js';
+import { endingFailure, stateFailure } from '../cmdutil/wait.js';
+import { UsageError } from '../errors.js';
+import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
+import type { IOStreams } from '../output/iostreams.js';
+import { statusText } from '../output/status-view.js';
+
+export interface StatusOptions {
+  io: IOStreams;
+  gateway: () => Promise<GatewayClient>;
+  clock: Clock;
+  /** Ends a wait (Ctrl-C). */
+  signal: AbortSignal;
+  /** Lifts the whole-command deadline for the wait (each request keeps its own). */
+  releaseDeadline: () => void;
+  trackId: string;
+  wait: boolean;
+  /** --wait-timeout in ms. */
+  waitTimeoutMs: number | undefined;
+}
+
+interface StatusFlags {
+  wait?: boolean;
+  waitTimeout?: string;
+}
+
+export const EXIT_CODES_NOTE = `Exit codes: 0 paid, 8 still open (new, waiting, confirming), 10 underpaid, 11 expired,
+12 failed or refunded; with --wait, 124 gave up waiting (--wait-timeout, or 10 min past the expiry
+with no transaction seen) and 130 interrupted. Failures to ask: 69, 75, 76, 77 as for every command.`;
+
+/** A track id as typed: one line, no control characters, at most 100 characters. */
+export function parseTrackId(text: string, what = '<trackId>'): string {
+  const trimmed = parseText(text, what, 100).trim();
+  if (trimmed === '' || /\s/.test(trimmed)) throw new UsageError(`${what} must be a payment's track id such as 184729305 (got "${text.slice(0, 40)}")`);
+  return trimmed;
+}
+
+export function newCmdStatus(f: Factory, runF: (opts: StatusOptions) => Promise<void> = statusRun): Command {
+  const command = new Command('status')
+    .description("show a payment's state; with --wait, follow it until it is paid, expires or fails")
+    .argument('<trackId>', 'the track id gw pay printed')
+    .option('--wait', 'follow the payment until it ends (exit 0 only when paid)')
+    .option('--wait-timeout <duration>', 'stop waiting after this long, e.g. 90s, 10m, 2h (implies --wait; exit 124)')
+    .action((trackId: string, flags: StatusFlags) =>
+      runF({
+        io: f.io,
+        gateway: () => f.gateway(),
+        clock: f.clock,
+        signal: f.signal,
+        releaseDeadline: () => f.releaseDeadline(),
+        trackId: parseTrackId(trackId),
+        wait: flags.wait === true || flags.waitTimeout !== undefined,
+        waitTimeoutMs: flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout'),
+      }),
+    );
+  return withHelp(command, {
+    examples: [
+      'gw status 184729305',
+      'gw status 184729305 --wait',
+      'gw status 184729305 --wait --wait-timeout 15m',
+      'gw status 184729305 --json | jq -r .status',
+    ],
+    json: '{"trackId", "status" (new|waiting|confirming|paid|underpaid|expired|failed|refunded|unknown), "gatewayStatus", "amount", "payAmount", …every field the gateway sent} (amounts as exact decimal strings)',
+    notes: EXIT_CODES_NOTE,
+  });
+}
+
+function print(io: IOStreams, info: PaymentInfo, now: number): void {
+  if (io.json) {
+    io.printJson({ ...info.fields });
+    return;
+  }
+  io.sandboxBanner();
+  io.out(statusText(info, now, io.chalk));
+}
+
+export async function statusRun(opts: StatusOptions): Promise<void> {
+  const { io, clock } = opts;
+  const gateway = await opts.gateway();
+  if (!opts.wait) {
+    const info = await gateway.paymentInfo(opts.trackId);
+    print(io, info, clock.now());
+    const failure = stateFailure(info, io.sandbox, false);
+    if (failure !== undefined) throw failure;
+    return;
+  }
+  opts.releaseDeadline();
+  const ending = await followPayment({
+    io,
+    clock,
+    signal: opts.signal,
+    gateway,
+    trackId: opts.trackId,
+    ...(opts.waitTimeoutMs !== undefined && { until: clock.now() + opts.waitTimeoutMs }),
+  });
+  if (ending.info !== undefined) print(io, ending.info, clock.now());
+  const failure = endingFailure(ending, opts.trackId, io.sandbox);
+  if (failure !== undefined) throw failure;
+}

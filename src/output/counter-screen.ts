@@ -1,0 +1,307 @@
+// The counter screen: what `gw pay` shows on a terminal the merchant turns to the customer. Pure
+// functions from the payment, its URI, the QR as drawn, the terminal's size and the time to the
+// lines to print; the pay command draws them (IOStreams.drawScreen), the tests decode them.
+//
+// Layout (README "The counter screen"):
+// - the customer block (amount with its unit, network, address, memo, time left, and while
+//   waiting the state) and the QR are visible together; the merchant's block (amount asked,
+//   rate with its units, track id, order id, URI…) is separate, under a "Merchant" heading;
+// - where the terminal is wide enough (28 columns beside the code), the text goes beside the QR,
+//   customer block first; otherwise the customer block is above the QR and the merchant block
+//   below it, or, when that would not fit the height, above everything (it scrolls away first);
+// - everything fits height − 1 rows (the shell's prompt takes the last one) and width − 1
+//   columns, so nothing scrolls or wraps;
+// - a QR taller than the window is still drawn (zooming out shows it) and is followed by one
+//   line with the amount and network and a notice that stays visible at the bottom; a QR wider
+//   than the window is not drawn (its lines would wrap into noise): the notice says so. Both point
+//   to a larger window or --qr-out.
+// The final screens (outcomeScreen) say PAID, or why not, in block letters.
+import type { ChalkInstance } from 'chalk';
+import type { Payment, PaymentInfo } from '../gateway/gateway.js';
+import type { Decimal } from '../money/decimal.js';
+import type { PaymentUri } from '../payment-uri/index.js';
+import { bigText } from './big-text.js';
+import { padVisible, truncateVisible, visibleWidth, wrapPlain } from './cells.js';
+import { localDateTime, parseTimestamp, timeLeftWords } from './time.js';
+import { Untrusted } from './untrusted.js';
+
+/** The QR as renderTerminalQr drew it, and its size in cells (from qrSymbol). */
+export interface ScreenQr {
+  text: string;
+  columns: number;
+  rows: number;
+}
+
+export interface CounterScreenInput {
+  payment: Payment;
+  uri: PaymentUri;
+  /** Undefined when the URI must not be drawn (a memo it cannot carry). */
+  qr: ScreenQr | undefined;
+  width: number;
+  height: number;
+  now: number;
+  chalk: ChalkInstance;
+  sandbox: boolean;
+  /** The order id was made up by gw (shown as such). */
+  orderIdGenerated?: boolean;
+  /** The file the QR image was written to. */
+  qrOut?: string | undefined;
+  /** While waiting: one line of state (spinner, state, last check), under the customer block. */
+  status?: string | undefined;
+  /** More lines for the merchant ("reusing payment …"), already safe. */
+  notes?: readonly string[];
+}
+
+/** Columns between the QR and the text beside it. */
+const GAP = 2;
+/** The narrowest text column worth putting beside the QR. */
+export const MIN_SIDE_WIDTH = 28;
+
+interface Row {
+  label: string;
+  /** Plain, terminal-safe text (wrapped here, then styled). */
+  value: string;
+  style?: (text: string) => string;
+}
+
+/** Label/value rows in `width` columns: values wrapped under their column, long labels on their own line. */
+function renderRows(rows: readonly Row[], width: number, chalk: ChalkInstance): string[] {
+  const labelWidth = Math.min(12, Math.max(0, ...rows.map((r) => r.label.length)));
+  const valueWidth = width - labelWidth - 1;
+  const out: string[] = [];
+  for (const row of rows) {
+    const style = row.style ?? ((t: string) => t);
+    // A long unbroken value (an address, a URI) gets whole lines of its own rather than a sliver.
+    const ownLines = valueWidth < 12 || (!row.value.includes(' ') && row.value.length > valueWidth && valueWidth < width * 0.75);
+    if (ownLines) {
+      out.push(chalk.dim(truncateVisible(row.label, width)));
+      for (const piece of wrapPlain(row.value, width)) out.push(style(piece));
+      continue;
+    }
+    wrapPlain(row.value, valueWidth).forEach((piece, i) => {
+      out.push(`${padVisible(i === 0 ? chalk.dim(row.label) : '', labelWidth)} ${style(piece)}`.trimEnd());
+    });
+  }
+  return out;
+}
+
+/** A line of plain text wrapped to `width`, each piece styled. */
+function prose(text: string, width: number, style: (t: string) => string): string[] {
+  return wrapPlain(text, width).map((piece) => style(piece));
+}
+
+function networkWords(payment: Payment, uri: PaymentUri): string {
+  const network = payment.network?.toString() ?? '';
+  if (uri.networkId !== undefined && uri.networkName !== network) return network === '' ? uri.networkName : `${uri.networkName} (${network})`;
+  return network || '(not given)';
+}
+
+function expiryWords(payment: Payment, now: number): string | undefined {
+  const expiry = parseTimestamp(payment.expiredAt);
+  if (expiry !== undefined) return timeLeftWords(expiry, now);
+  return payment.expiredAt === null ? undefined : String(payment.expiredAt);
+}
+
+function toUnits(d: Decimal): bigint {
+  return d.toBaseUnits(d.fractionDigits);
+}
+
+/**
+ * The rate with its units. Which way the gateway's `rate` goes is not documented, so it is read
+ * from the amounts: "1 USD = 0.0000152 BTC" when amount × rate is the pay amount, "1 BTC = 65573.55
+ * USD" when pay amount × rate is the amount (exact BigInt arithmetic; the closer one wins).
+ */
+export function rateWords(payment: Pick<Payment, 'amount' | 'currency' | 'payAmount' | 'payCurrency' | 'rate'>): string | undefined {
+  const { amount, payAmount, rate } = payment;
+  if (rate === null) return undefined;
+  const currency = payment.currency?.toString() ?? '';
+  const pay = payment.payCurrency?.toString() ?? '';
+  if (currency === '' || pay === '') return `${rate}`;
+  const forward = `1 ${currency} = ${rate} ${pay}`;
+  const backward = `1 ${pay} = ${rate} ${currency}`;
+  if (amount === null || payAmount === null || !amount.isPositive || !payAmount.isPositive || !rate.isPositive || currency === pay) return forward;
+  const [A, sa, P, sp, R, sr] = [toUnits(amount), amount.fractionDigits, toUnits(payAmount), payAmount.fractionDigits, toUnits(rate), rate.fractionDigits];
+  const ten = (n: number): bigint => 10n ** BigInt(n);
+  const abs = (n: bigint): bigint => (n < 0n ? -n : n);
+  // Relative errors of both readings as fractions N/D; compared by cross-multiplying.
+  const n1 = abs(A * R * ten(sp) - P * ten(sa + sr));
+  const d1 = P * ten(sa + sr);
+  const n2 = abs(P * R * ten(sa) - A * ten(sp + sr));
+  const d2 = A * ten(sp + sr);
+  return n1 * d2 <= n2 * d1 ? forward : backward;
+}
+
+/**
+ * What the customer reads, as short lines rather than a table (a narrow column beside the QR
+ * keeps them whole): the amount in bold, the network, the address, the memo, the time left.
+ * `live` false leaves out what changes while waiting (the time left and the state line): on a QR
+ * taller than the window they go to the bottom lines, which stay on screen and can be redrawn.
+ */
+function customerBlock(input: CounterScreenInput, width: number, live = true): string[] {
+  const { chalk, payment, uri } = input;
+  const lines: string[] = [];
+  if (input.sandbox) lines.push(truncateVisible(`${chalk.bgYellow.black(' SANDBOX ')} ${chalk.yellow('test payment: send nothing')}`, width));
+  const amount = `${payment.payAmount} ${payment.payCurrency ?? ''}`.trim();
+  if (`Pay exactly ${amount}`.length <= width) lines.push(`${chalk.dim('Pay exactly')} ${chalk.bold(amount)}`);
+  else lines.push(chalk.dim('Pay exactly'), ...prose(amount, width, (t) => chalk.bold(t)));
+  const full = `on ${networkWords(payment, uri)}`;
+  lines.push(...(full.length <= width || uri.networkId === undefined ? prose(full, width, (t) => t) : prose(`on ${uri.networkName}`, width, (t) => t)));
+  lines.push(...indented('to', String(payment.address), width, chalk, (t) => t));
+  if (uri.memo !== undefined) lines.push(...indented('memo', `${Untrusted.of(uri.memo).toString()} (required)`, width, chalk, (t) => chalk.bold(t)));
+  const expires = expiryWords(payment, input.now);
+  if (expires !== undefined && live) lines.push(...prose(expires, width, (t) => t));
+  if (!uri.qr) {
+    lines.push(...prose(`No QR code: ${uri.qrRefusal ?? 'the memo cannot go in one'}. Send the amount to the address with the memo.`, width, chalk.yellow));
+  } else if (!uri.amountInUri) {
+    lines.push(...prose('The QR code holds only the address: enter the amount above.', width, chalk.yellow));
+  }
+  if (input.status !== undefined && live) lines.push('', truncateVisible(input.status, width));
+  return lines;
+}
+
+/** "to tb1q…" with the value's further lines under its first character. */
+function indented(word: string, value: string, width: number, chalk: ChalkInstance, style: (t: string) => string): string[] {
+  const pad = word.length + 1;
+  return wrapPlain(value, Math.max(8, width - pad)).map((piece, i) => `${i === 0 ? chalk.dim(word) : ' '.repeat(word.length)} ${style(piece)}`);
+}
+
+function merchantBlock(input: CounterScreenInput, width: number): string[] {
+  const { payment, uri, chalk } = input;
+  const rows: Row[] = [];
+  if (payment.amount !== null) rows.push({ label: 'Amount', value: `${payment.amount} ${payment.currency ?? ''}`.trim() });
+  const rate = rateWords(payment);
+  if (rate !== undefined) rows.push({ label: 'Rate', value: rate });
+  rows.push({ label: 'Track ID', value: payment.trackId.toString() });
+  if (payment.orderId !== null && !payment.orderId.isBlank)
+    rows.push({ label: 'Order ID', value: `${payment.orderId}${input.orderIdGenerated === true ? ' (generated)' : ''}` });
+  if (payment.description !== null && !payment.description.isBlank) rows.push({ label: 'Description', value: payment.description.toString() });
+  if (payment.email !== null && !payment.email.isBlank) rows.push({ label: 'E-mail', value: payment.email.toString() });
+  if (payment.callbackUrl !== null && !payment.callbackUrl.isBlank) rows.push({ label: 'Callback', value: payment.callbackUrl.toString() });
+  if (uri.qr) rows.push({ label: 'URI', value: uri.uri });
+  if (input.qrOut !== undefined) rows.push({ label: 'QR image', value: input.qrOut });
+  const lines = [chalk.dim('─ Merchant ─'), ...renderRows(rows, width, chalk)];
+  for (const note of input.notes ?? []) lines.push(...prose(note, width, (t) => t));
+  return lines;
+}
+
+/** The one line that names what to pay, for when the block above has scrolled away. */
+function summaryLine(input: CounterScreenInput, width: number): string {
+  const { payment, uri, chalk } = input;
+  const expires = expiryWords(input.payment, input.now);
+  const pay = chalk.bold(`Pay exactly ${payment.payAmount} ${payment.payCurrency ?? ''}`.trim());
+  const tail = expires === undefined ? '' : ` · ${expires}`;
+  const full = `${pay} · ${networkWords(payment, uri)}${tail}`;
+  return truncateVisible(visibleWidth(full) <= width ? full : `${pay} · ${uri.networkName}${tail}`, width);
+}
+
+/** The counter screen's lines (no trailing newline on any). */
+export function counterScreen(input: CounterScreenInput): string[] {
+  const width = Math.max(20, input.width - 1);
+  const height = Math.max(5, input.height - 1);
+  const { qr, chalk } = input;
+  if (qr === undefined) return [...customerBlock(input, width), '', ...merchantBlock(input, width)];
+  if (qr.columns > width) {
+    const notice = `The QR code needs ${qr.columns} columns and this window has ${input.width}: widen the window, or write the code to a file with --qr-out <file.png>.`;
+    return [...merchantBlock(input, width), '', ...customerBlock(input, width), ...prose(notice, width, chalk.yellow.bold)];
+  }
+  const qrLines = qr.text.replace(/\n$/, '').split('\n');
+  const tooTall = qr.rows > height;
+  const side = width - qr.columns - GAP;
+  let lines: string[];
+  const live = !tooTall;
+  if (side >= MIN_SIDE_WIDTH) {
+    let right = [...customerBlock(input, side, live), '', ...merchantBlock(input, side)];
+    const room = Math.max(qrLines.length, height - (tooTall ? 4 : 0));
+    if (right.length > room) right = [...right.slice(0, room - 1), chalk.dim('…')];
+    lines = [];
+    for (let i = 0; i < Math.max(qrLines.length, right.length); i++) {
+      const text = right[i] ?? '';
+      const left = qrLines[i] ?? (text === '' ? '' : ' '.repeat(qr.columns));
+      lines.push(text === '' ? left : `${left}${' '.repeat(GAP)}${text}`);
+    }
+  } else {
+    const customer = customerBlock(input, width, live);
+    const merchant = merchantBlock(input, width);
+    lines =
+      customer.length + qrLines.length + 1 + merchant.length <= height
+        ? [...customer, ...qrLines, '', ...merchant]
+        : [...merchant, '', ...customer, ...qrLines];
+  }
+  if (tooTall) {
+    lines.push(summaryLine(input, width));
+    if (input.status !== undefined) lines.push(truncateVisible(input.status, width));
+    lines.push(
+      ...prose(
+        `The QR code needs ${qr.rows} rows; this window has ${input.height}. Enlarge it or zoom out, or use --qr-out <file.png>.`,
+        width,
+        chalk.yellow.bold,
+      ),
+    );
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The end of a payment
+
+export type Outcome = 'paid' | 'underpaid' | 'expired' | 'failed' | 'refunded' | 'not-paid';
+
+export interface OutcomeScreenInput {
+  outcome: Outcome;
+  payment: Payment;
+  /** The last answer, when there was one. */
+  info: PaymentInfo | undefined;
+  /** Amount received when the gateway said (underpaid). */
+  received: Decimal | undefined;
+  width: number;
+  height: number;
+  chalk: ChalkInstance;
+  sandbox: boolean;
+  orderIdGenerated?: boolean;
+}
+
+const WORDS: Record<Outcome, string> = {
+  paid: 'PAID',
+  underpaid: 'UNDERPAID',
+  expired: 'EXPIRED',
+  failed: 'FAILED',
+  refunded: 'REFUNDED',
+  'not-paid': 'NOT PAID',
+};
+
+/** The final screen: PAID, or why not, in block letters, and what the merchant needs next. */
+export function outcomeScreen(input: OutcomeScreenInput): string[] {
+  const { chalk, payment, info, outcome } = input;
+  const width = Math.max(20, input.width - 1);
+  const height = Math.max(5, input.height - 1);
+  const owed = `${info?.payAmount ?? payment.payAmount} ${info?.payCurrency ?? payment.payCurrency ?? ''}`.trim();
+  const tone = outcome === 'paid' ? chalk.green.bold : outcome === 'not-paid' ? chalk.yellow.bold : chalk.red.bold;
+  const headline: Record<Outcome, string> = {
+    paid: `${owed} received. The payment is complete.`,
+    underpaid: `Only ${input.received ?? 'part'} of ${owed} was received. Do not hand over the goods for the full amount.`,
+    expired: 'Nothing was paid, and this payment can no longer be paid.',
+    failed: 'The payment failed. Do not hand over the goods.',
+    refunded: 'The payment was refunded. Do not hand over the goods.',
+    'not-paid': 'No payment was seen, long after it expired. Treat it as unpaid.',
+  };
+  const rows: Row[] = [];
+  rows.push({ label: 'Track ID', value: payment.trackId.toString() });
+  const orderId = info?.orderId ?? payment.orderId;
+  if (orderId !== null && !orderId.isBlank) rows.push({ label: 'Order ID', value: `${orderId}${input.orderIdGenerated === true ? ' (generated)' : ''}` });
+  if (payment.amount !== null) rows.push({ label: 'Amount', value: `${payment.amount} ${payment.currency ?? ''}`.trim() });
+  const paidAt = parseTimestamp(info?.payDate);
+  if (paidAt !== undefined) rows.push({ label: 'Paid at', value: localDateTime(paidAt) });
+  if (info?.txID !== null && info?.txID !== undefined && !info.txID.isBlank) rows.push({ label: 'Transaction', value: info.txID.toString() });
+  const gatewayStatus = info?.gatewayStatus;
+  if (gatewayStatus !== null && gatewayStatus !== undefined) rows.push({ label: 'Gateway says', value: gatewayStatus.toString() });
+
+  const below = [...prose(headline[outcome], width, tone), '', ...renderRows(rows, width, chalk)];
+  const top = input.sandbox ? [truncateVisible(`${chalk.bgYellow.black(' SANDBOX ')} ${chalk.yellow('test payment: no real money')}`, width), ''] : [];
+  const big = bigText(WORDS[outcome], width, height - below.length - top.length - 1) ?? [WORDS[outcome]];
+  return [...top, ...big.map((line) => tone(line)), '', ...below];
+}
+
+/** Visible width of the widest line (for tests and callers that centre). */
+export function screenWidth(lines: readonly string[]): number {
+  return Math.max(0, ...lines.map(visibleWidth));
+}
