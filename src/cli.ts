@@ -32,7 +32,13 @@ export function newCmdRoot(f: Factory): Command {
     .option('--timeout <seconds>', 'deadline for the whole command, retries included (env GATEWAY_TIMEOUT; default 15)')
     .option('--verbose', 'log each request (method, URL, status, time) on stderr; keys are never logged')
     .option('--sandbox', 'run against the embedded sandbox gateway (no account, no config)')
-    .addOption(new Option('--no-color', 'no colour (also NO_COLOR=1)'))
+    .addOption(new Option('--no-color', 'no colour for decoration (also NO_COLOR=1); a QR code keeps its black and white'))
+    .addOption(
+      new Option('--qr-theme <theme>', 'where a QR cannot set its colours (a pipe, TERM=dumb): draw it for a dark or light background (default dark)').choices([
+        'dark',
+        'light',
+      ]),
+    )
     .addHelpText(
       'after',
       `

@@ -21,6 +21,8 @@ export interface GlobalOptions extends ConfigFlags {
   sandbox?: boolean;
   /** false with --no-color. */
   color?: boolean;
+  /** --qr-theme dark|light. */
+  qrTheme?: string;
 }
 
 export interface Factory {
@@ -101,6 +103,8 @@ class DefaultFactory implements Factory {
     this.io.setJson(globals.json === true);
     this.io.setNoColor(globals.color === false);
     this.io.setSandbox(globals.sandbox === true);
+    // Commander has checked the value (dark or light).
+    if (globals.qrTheme !== undefined) this.io.setQrTheme(globals.qrTheme === 'light' ? 'light' : 'dark');
     // The deadline starts now, with what is known before any file is read: flag, env, default.
     const env = this.#options.env.GATEWAY_TIMEOUT;
     let seconds = DEFAULT_TIMEOUT_SECONDS;
