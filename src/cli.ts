@@ -6,8 +6,10 @@ import type { Factory, GlobalOptions } from './cmdutil/factory.js';
 import { ExitCode, GwError, UsageError } from './errors.js';
 import { VERSION } from './version.js';
 import { newCmdBalance } from './commands/balance.js';
+import { newCmdComplete, newCmdCompletion } from './commands/completion.js';
 import { newCmdConfig } from './commands/config.js';
 import { newCmdCurrencies } from './commands/currencies.js';
+import { newCmdDoctor } from './commands/doctor.js';
 import { newCmdPay } from './commands/pay.js';
 import { newCmdRate } from './commands/rate.js';
 import { newCmdSandbox } from './commands/sandbox.js';
@@ -52,9 +54,19 @@ Examples:
 ${EXIT_CODES_HELP}`,
     );
   program.hook('preAction', (_root, command) => f.applyGlobals(command.optsWithGlobals<GlobalOptions>()));
-  for (const sub of [newCmdCurrencies(f), newCmdPay(f), newCmdBalance(f), newCmdRate(f), newCmdConfig(f), newCmdSandbox(f)]) {
+  for (const sub of [
+    newCmdCurrencies(f),
+    newCmdPay(f),
+    newCmdBalance(f),
+    newCmdRate(f),
+    newCmdConfig(f),
+    newCmdDoctor(f),
+    newCmdSandbox(f),
+    newCmdCompletion(f),
+  ]) {
     program.addCommand(sub);
   }
+  program.addCommand(newCmdComplete(f, program), { hidden: true });
   configure(program, f);
   return program;
 }

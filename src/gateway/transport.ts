@@ -113,6 +113,8 @@ export interface ResponseInfo {
 
 export interface TransportObserver {
   onConnect?(info: ConnectionInfo): void;
+  /** A connection could not be opened: at which stage (tcp, proxy, tunnel, tls) and why. */
+  onConnectFailed?(info: { stage: string; reason: string }): void;
   onResponse?(info: ResponseInfo): void;
 }
 
@@ -286,7 +288,11 @@ export class Transport {
         socket.once('close', () => this.sockets.delete(socket));
         callback(null, socket);
       },
-      (error: Error) => callback(error, null),
+      (error: Error) => {
+        const { stage, reason } = error as Partial<{ stage: string; reason: string }>;
+        if (stage !== undefined && reason !== undefined && reason !== 'aborted') this.observe((o) => o.onConnectFailed?.({ stage, reason }));
+        callback(error, null);
+      },
     );
   }
 
