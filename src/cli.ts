@@ -10,6 +10,7 @@ import { newCmdComplete, newCmdCompletion } from './commands/completion.js';
 import { newCmdConfig } from './commands/config.js';
 import { newCmdCurrencies } from './commands/currencies.js';
 import { newCmdDoctor } from './commands/doctor.js';
+import { newCmdInit } from './commands/init.js';
 import { newCmdPay } from './commands/pay.js';
 import { newCmdRate } from './commands/rate.js';
 import { newCmdSandbox } from './commands/sandbox.js';
@@ -55,6 +56,7 @@ ${EXIT_CODES_HELP}`,
     );
   program.hook('preAction', (_root, command) => f.applyGlobals(command.optsWithGlobals<GlobalOptions>()));
   for (const sub of [
+    newCmdInit(f),
     newCmdCurrencies(f),
     newCmdPay(f),
     newCmdBalance(f),

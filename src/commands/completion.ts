@@ -162,11 +162,14 @@ const CURRENCY_POSITIONS: Record<string, number[]> = { pay: [1], balance: [0], r
 /** What may come at the last word of `words` (the words after `gw`). */
 export async function complete(program: Command, input: readonly string[], sources: CompletionSources): Promise<Completion> {
   // bash splits --option=value at "=": glue the pieces back.
+  // The value after "=" is then the word being completed: its candidates are plain values.
   const words: string[] = [];
+  let splitAtEquals = false;
   for (let i = 0; i < input.length; i++) {
     const word = input[i] ?? '';
     if (word === '=' && words.length > 0 && (words[words.length - 1] ?? '').startsWith('--')) {
       words[words.length - 1] += `=${input[i + 1] ?? ''}`;
+      splitAtEquals = i + 2 >= input.length;
       i++;
     } else words.push(word);
   }
@@ -176,7 +179,12 @@ export async function complete(program: Command, input: readonly string[], sourc
   let pending: Option | undefined;
   let explicitConfig: string | undefined;
   let afterDashes = false;
+  let help = false;
   for (const word of words) {
+    if (command === program && positional === 0 && !help && word === 'help') {
+      help = true;
+      continue;
+    }
     if (pending !== undefined) {
       if (pending.long === '--config') explicitConfig = word;
       pending = undefined;
@@ -227,7 +235,7 @@ export async function complete(program: Command, input: readonly string[], sourc
     const option = findOption(command, name);
     if (option === undefined) return { candidates: [], files: false };
     const values = await valuesFor(option, value);
-    return { ...values, candidates: values.candidates.map((v) => `${name}=${v}`) };
+    return splitAtEquals ? values : { ...values, candidates: values.candidates.map((v) => `${name}=${v}`) };
   }
   if (current.startsWith('-')) {
     const options = optionsFor(command).filter((o) => o.long !== undefined && o.long !== '--version' && !o.negate);
@@ -243,9 +251,7 @@ export async function complete(program: Command, input: readonly string[], sourc
     if (command === program) names.push('help\tshow help for a command');
     return { candidates: names.filter((line) => line.startsWith(current)), files: false };
   }
-  if (path === 'help' || (path === '' && positional === 0)) {
-    return { candidates: filter(subcommands(program).map((c) => c.name())), files: false };
-  }
+  if (help) return { candidates: positional === 0 ? filter(subcommands(program).map((c) => c.name())) : [], files: false };
   if (path === 'completion' && positional === 0) return { candidates: filter(SHELLS), files: false };
   if (/^config (set|get|unset)$/.test(path) && positional === 0) return { candidates: filter(SETTING_KEYS), files: false };
   if (path === 'config set' && positional === 1) {

@@ -277,3 +277,9 @@ export async function editConfigFile(target: UserConfigFile, edit: (doc: Editabl
 export function modeText(mode: number): string {
   return `0${(mode & 0o777).toString(8).padStart(3, '0')}`;
 }
+
+/** The user's config file as it is now, for reading values (an empty document when it does not exist). */
+export async function openConfigFile(target: UserConfigFile): Promise<EditableConfig> {
+  const current = await readForEdit(target.file);
+  return parseEditable(target.file, current?.text ?? '');
+}
