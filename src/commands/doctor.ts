@@ -67,7 +67,7 @@ export function newCmdDoctor(f: Factory, runF: (opts: DoctorOptions) => Promise<
       }),
     {
       examples: ['gw doctor', 'gw doctor --profile shop', 'gw doctor --json --timeout 10 || exit 1', 'gw doctor --sandbox'],
-      json: '{"ok": true|false, "exitCode": 0, "checks": [{"name": "config"|"proxy"|"gateway"|"tls"|"merchantKey"|"payoutKey"|"clock", "status": "ok"|"fail"|"skip", "detail", "hint"?, "exitCode"?}]}',
+      json: '{"ok": true | false, "exitCode": 0, "checks": [{"name": "config" | "proxy" | "gateway" | "tls" | "merchantKey" | "payoutKey" | "clock", "status": "ok" | "fail" | "skip", "detail", "hint"?, "exitCode"?}]}',
       notes:
         'One deadline for all checks (--timeout, default 15 s). Exit 0 when every check passes, else the exit code of the first failing check: 78 configuration or clock, 69 unreachable or TLS, 75 timed out, 77 a key refused. A payout key that is not set is not checked (only gw balance needs it). The report is printed in full either way.',
     },
