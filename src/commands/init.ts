@@ -248,9 +248,11 @@ export async function initRun(opts: InitOptions): Promise<void> {
   next.push([`${use} doctor`, 'checks the set-up against the gateway, any time']);
   next.push([`${use} pay 25 USDT`, 'a payment with its QR code']);
   const cmdWidth = Math.max(...next.map(([cmd]) => cmd.length));
-  text += `\nNext:\n${next.map(([cmd, why]) => `  ${cmd.padEnd(cmdWidth)}   # ${why}\n`).join('')}`;
-  if (answers.profile !== undefined) text += `  (export GATEWAY_PROFILE=${answers.profile} to use the profile without --profile)\n`;
   io.out(text);
+  // The next steps are advice, not what was written: stderr.
+  let advice = `\nNext:\n${next.map(([cmd, why]) => `  ${cmd.padEnd(cmdWidth)}   # ${why}\n`).join('')}`;
+  if (answers.profile !== undefined) advice += `  (export GATEWAY_PROFILE=${answers.profile} to use the profile without --profile)\n`;
+  io.notice(advice);
 }
 
 /** --yes, or no terminal: everything from the flags and the environment; nothing asked. */

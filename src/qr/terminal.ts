@@ -14,8 +14,8 @@
 // 2. Characters. `unicode` (the default): half blocks (▀ ▄ █ space), one character cell is one
 //    module wide and two tall, so the code is square on screen and a typical payment URI fits 80
 //    columns (width = modules + 8). `ascii` (a locale without UTF-8, where half blocks would come
-//    out as '?' or mojibake): two characters per module and one line per module row — coloured
-//    spaces when colour can be set, else `##` and spaces — twice as wide.
+//    out as '?' or mojibake): two characters per module and one line per module row — `##` in
+//    black on black and white on white when colour can be set, else `##` and spaces — twice as wide.
 //
 // Without colour and with half blocks, the symbol's odd row count leaves the last line's lower
 // half one row beyond the quiet zone: drawn light in colour mode, left to the background otherwise.
@@ -123,15 +123,20 @@ function glyphLine(top: boolean[], bottom: boolean[] | undefined, theme: QrTheme
   return theme === 'light' ? out.trimEnd() : out;
 }
 
-/** One module row in ASCII with explicit colours: two spaces per module on a black or white background. */
+/**
+ * One module row in ASCII with explicit colours: `##` per module, drawn in the same colour as its
+ * background (black on black, white on white), so each module is a solid block. Not spaces: a
+ * line's trailing spaces are dropped by terminals' copy and capture (tmux capture-pane), and the
+ * right quiet zone with them.
+ */
 function asciiColourLine(row: boolean[]): string {
   let out = '';
   let current = '';
   for (const dark of row) {
-    const sgr = `\x1b[${dark ? BG.dark : BG.light}m`;
+    const sgr = dark ? `\x1b[${FG.dark};${BG.dark}m` : `\x1b[${FG.light};${BG.light}m`;
     if (sgr !== current) out += sgr;
     current = sgr;
-    out += '  ';
+    out += '##';
   }
   return out + SGR_RESET;
 }

@@ -87,7 +87,7 @@ describe('gw init on a terminal (scripted answers)', () => {
     expect(r.stderr).toMatch(/✓ payout key accepted/);
     expect(r.stdout).toContain(`Created ${r.file} (mode 0600):`);
     expect(r.stdout).toMatch(/merchantKey\s+••••-key\s+✓ accepted/);
-    expect(r.stdout).toMatch(/gw doctor\s+# checks the set-up/);
+    expect(r.stderr).toMatch(/gw doctor\s+# checks the set-up/);
     expect(r.stdout + r.stderr).not.toContain(sandbox.merchantKey);
   });
 
@@ -111,7 +111,7 @@ describe('gw init on a terminal (scripted answers)', () => {
     expect(r.stderr).toMatch(/✗ payout key refused: /);
     expect(readFileSync(r.file, 'utf8')).toBe(`profiles:\n  shop:\n    baseUrl: "${sandbox.url}"\n    merchantKey: "${sandbox.merchantKey}"\n`);
     expect(r.stdout).toContain('(mode 0600, profile shop)');
-    expect(r.stdout).toContain('gw --profile shop doctor');
+    expect(r.stderr).toContain('gw --profile shop doctor');
     expect(r.stdout + r.stderr).not.toMatch(/mk_wrong_000011112222|pk_wrong_333344445555/);
   });
 
@@ -205,6 +205,6 @@ describe('gw init for scripts (--yes, or no terminal)', () => {
     expect(readFileSync(r.file, 'utf8')).toBe(
       'profiles:\n  sandbox:\n    baseUrl: "http://127.0.0.1:8080"\n    merchantKey: "sandbox-merchant-key"\n    payoutKey: "sandbox-payout-key"\n',
     );
-    expect(r.stdout).toMatch(/gw sandbox --port 8080\s+# in another terminal/);
+    expect(r.stderr).toMatch(/gw sandbox --port 8080\s+# in another terminal/);
   });
 });
