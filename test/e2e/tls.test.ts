@@ -111,7 +111,8 @@ describe('a connection that never completes ends at --timeout as "not sent"', ()
     try {
       const r = await run(['pay', '25', 'USDT', '--no-qr', '--order-id', 'ORD-HS', '--timeout', '1'], `https://127.0.0.1:${silent.port}`);
       const stderr = expectCleanFailure(r, 75, SECRETS);
-      expect(stderr).toContain(`gw: the TLS handshake with the gateway at 127.0.0.1:${silent.port} did not complete within 1 s\n`);
+      // The budget left when the request starts: 1 s, or a little less on a loaded machine (the process took its share).
+      expect(stderr).toMatch(new RegExp(`gw: the TLS handshake with the gateway at 127\\.0\\.0\\.1:${silent.port} did not complete within (1|0\\.[89]) s\\n`));
       expect(stderr).not.toMatch(/may have been created/i);
       expect(r.ms).toBeLessThan(PROMPT_MS);
       expect(silent.connections).toBe(1);
@@ -130,7 +131,7 @@ describe('a connection that never completes ends at --timeout as "not sent"', ()
       ]);
       for (const r of [pay, currencies]) {
         const stderr = expectCleanFailure(r, 75, SECRETS);
-        expect(stderr).toContain(`gw: could not connect to the gateway at 127.0.0.1:${stalled.port} within 1 s\n`);
+        expect(stderr).toMatch(new RegExp(`gw: could not connect to the gateway at 127\\.0\\.0\\.1:${stalled.port} within (1|0\\.[89]) s\\n`));
         expect(stderr).not.toMatch(/may have been created/i);
         expect(r.ms).toBeLessThan(PROMPT_MS);
       }
