@@ -262,7 +262,8 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
       const outcome = merchantOutcome ?? (await checkMerchant());
       if ('value' in outcome) {
         emit({ name: 'merchantKey', status: 'ok', detail: `accepted: ${outcome.value} currencies (key from ${keySource(merchant)})` });
-        if (currencies.length > 0) await opts.remember?.(baseUrl.value, currencies).catch(() => undefined);
+        // For shell completion; not for the embedded sandbox, whose address changes every run.
+        if (currencies.length > 0 && baseUrl.source.kind !== 'sandbox') await opts.remember?.(baseUrl.value, currencies).catch(() => undefined);
       } else {
         const refused = outcome.error.exitCode === ExitCode.NOPERM;
         emit({
