@@ -34,9 +34,9 @@ export function newCmdCompletion(f: Factory): Command {
       .action((shell: string) => completionRun({ io: f.io, shell: parseShell(shell) })),
     {
       examples: [
-        'source <(gw completion bash)                          # this bash session',
+        'source <(gw completion bash)     # this bash session',
         'gw completion bash > ~/.local/share/bash-completion/completions/gw',
-        'gw completion zsh > "${fpath[1]}/_gw"                 # then start a new zsh',
+        'gw completion zsh > "${fpath[1]}/_gw"',
         'gw completion fish > ~/.config/fish/completions/gw.fish',
       ],
       notes:

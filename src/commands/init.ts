@@ -95,10 +95,10 @@ export function newCmdInit(f: Factory, runF: (opts: InitOptions) => Promise<void
       }),
     {
       examples: [
-        'gw init                                        # on a terminal: asks, checks, writes',
-        'gw init --sandbox                              # for gw sandbox --port 8080 on this machine',
+        'gw init                   # on a terminal: asks, checks, writes',
+        'gw init --sandbox         # for gw sandbox --port 8080 on this machine',
         'GATEWAY_MERCHANT_KEY=… gw init --yes --base-url https://gateway.example',
-        'gw init --yes --profile staging --base-url https://staging.example --merchant-key "$KEY"',
+        'GATEWAY_MERCHANT_KEY=… gw init --yes --profile staging --base-url https://staging.example',
       ],
       json: '{"file", "created", "mode": "0600", "profile": null | "name", "settings": {"baseUrl", "merchantKey", "payoutKey"} (keys masked), "checks": {"merchantKey": "accepted"|"not checked"|…, "payoutKey": …}}',
       notes:
