@@ -33,6 +33,10 @@ function load() {
   }
   const vm = require('node:vm');
   const Module = require('node:module');
+  // V8 flags gw sets anyway (the transport asks for the baseline WebAssembly compiler for undici's
+  // HTTP parser) are set before compiling: a cache records the flags it was made under, and one
+  // made after a flag changed mid-run would be rejected by every later start.
+  require('node:v8').setFlagsFromString('--liftoff-only');
   const flags = process.execArgv
     .join(' ')
     .replace(/[^A-Za-z0-9=-]+/g, '_')

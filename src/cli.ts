@@ -1,14 +1,18 @@
 // The command line: builds the Commander program over a Factory and runs one command, turning
 // whatever happened into output and an exit code in one place. Importing this module does nothing;
 // src/main.ts is the process around it, and tests call runCli() with a test factory.
-import { Command, type CommanderError, type Help, Option } from 'commander';
+import { Command, type CommanderError, Help, Option } from 'commander';
 import type { Factory, GlobalOptions } from './cmdutil/factory.js';
+import { helpWidthOf, wrapText } from './cmdutil/help.js';
 import { ExitCode, GwError, UsageError } from './errors.js';
 import { VERSION } from './version.js';
 import { newCmdBalance } from './commands/balance.js';
+import { newCmdComplete, newCmdCompletion } from './commands/completion.js';
 import { newCmdConfig } from './commands/config.js';
 import { newCmdCurrencies } from './commands/currencies.js';
 import { newCmdListen } from './commands/listen.js';
+import { newCmdDoctor } from './commands/doctor.js';
+import { newCmdInit } from './commands/init.js';
 import { newCmdPay } from './commands/pay.js';
 import { newCmdPayments } from './commands/payments.js';
 import { newCmdRate } from './commands/rate.js';
@@ -39,23 +43,31 @@ export function newCmdRoot(f: Factory): Command {
     .option('--timeout <seconds>', 'deadline for the whole command, retries included (env GATEWAY_TIMEOUT; default 15)')
     .option('--verbose', 'log each request (method, URL, status, time) on stderr; keys are never logged')
     .option('--sandbox', 'run against the embedded sandbox gateway (no account, no config)')
-    .addOption(new Option('--no-color', 'no colour (also NO_COLOR=1)'))
+    .addOption(new Option('--no-color', 'no colour for decoration (also NO_COLOR=1); a QR code keeps its black and white'))
+    .addOption(
+      new Option('--qr-theme <theme>', 'the background a QR code is drawn for where it cannot set its colours (a pipe, TERM=dumb); default dark').choices([
+        'dark',
+        'light',
+      ]),
+    )
     .addHelpText(
       'after',
-      `
+      ({ command }) => `
 Examples:
-  $ gw pay 25 USDT --sandbox                  try a payment on the embedded sandbox
+  $ gw init                                   set up: gateway, keys, profile
+  $ gw pay 25 USDT --sandbox                  try a payment, no account
   $ gw pay 25 USD --pay-currency USDT --order-id 1042 --wait
   $ gw status 184729305 --wait
   $ gw payments --order-id 1042
   $ gw currencies --json | jq -r '.currencies[]'
-  $ gw balance BTC
-  $ gw rate BTC USDT
+  $ gw doctor                                 check the set-up
 
-${EXIT_CODES_HELP}`,
+${wrapText(EXIT_CODES_HELP.replace(/\n/g, ' '), helpWidthOf(command))}
+`,
     );
   program.hook('preAction', (_root, command) => f.applyGlobals(command.optsWithGlobals<GlobalOptions>()));
   for (const sub of [
+    newCmdInit(f),
     newCmdCurrencies(f),
     newCmdPay(f),
     newCmdStatus(f),
@@ -63,12 +75,15 @@ ${EXIT_CODES_HELP}`,
     newCmdBalance(f),
     newCmdRate(f),
     newCmdConfig(f),
+    newCmdDoctor(f),
     newCmdSandbox(f),
     newCmdListen(f),
     newCmdWebhook(f),
+    newCmdCompletion(f),
   ]) {
     program.addCommand(sub);
   }
+  program.addCommand(newCmdComplete(f, program), { hidden: true });
   configure(program, f);
   return program;
 }
@@ -84,7 +99,7 @@ function configure(command: Command, f: Factory): void {
       throw usageFrom(error, command);
     })
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, helpWidth: f.io.proseWidth(), sortSubcommands: false } as Partial<Help>)
+    .configureHelp({ showGlobalOptions: true, helpWidth: f.io.proseWidth(), minWidthToWrap: 24, sortSubcommands: false, formatItem } as Partial<Help>)
     .configureOutput({
       writeOut: (s) => f.io.out(s),
       writeErr: (s) => f.io.err(s),
@@ -93,6 +108,22 @@ function configure(command: Command, f: Factory): void {
       getErrHelpWidth: () => f.io.proseWidth(),
     });
   for (const sub of command.commands) configure(sub, f);
+}
+
+/**
+ * One option, argument or command in the help: Commander's two columns while the description has
+ * room (30 columns); on a narrow terminal the description goes under the term instead, so nothing
+ * runs past the width.
+ */
+function formatItem(term: string, termWidth: number, description: string, helper: Help): string {
+  const width = helper.helpWidth ?? 80;
+  if (!description || width - termWidth - 4 >= 30) return Help.prototype.formatItem.call(helper, term, termWidth, description, helper);
+  const indent = '      ';
+  return `  ${term}\n${helper
+    .boxWrap(description, width - indent.length)
+    .split('\n')
+    .map((line) => indent + line)
+    .join('\n')}`;
 }
 
 function commandPath(command: Command): string {

@@ -7,8 +7,20 @@
 // in-memory IO, their own environment and working directory.
 import { ConfigError, deadlinePassed, ExitCode, GwError, UsageError } from '../errors.js';
 import type { LoadResult } from '../config/load.js';
-import { DEFAULT_TIMEOUT_SECONDS, type ApiChoice, type ConfigFlags, type ResolvedConfig, type Setting, type Source } from '../config/resolve.js';
+import {
+  DEFAULT_TIMEOUT_SECONDS,
+  type ApiChoice,
+  type ConfigFlags,
+  type ConfigReport,
+  type ResolvedConfig,
+  type Setting,
+  type SettingKey,
+  type SettingReport,
+  type Source,
+} from '../config/resolve.js';
 import type { GatewayClient, HttpTransport, KeySetting, Keys } from '../gateway/gateway.js';
+import type { ProxyConfig } from '../gateway/proxy.js';
+import type { TransportObserver } from '../gateway/transport.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { VERSION } from '../version.js';
 import { systemClock, type Clock } from './clock.js';
@@ -21,6 +33,8 @@ export interface GlobalOptions extends ConfigFlags {
   sandbox?: boolean;
   /** false with --no-color. */
   color?: boolean;
+  /** --qr-theme dark|light. */
+  qrTheme?: string;
 }
 
 export interface Factory {
@@ -34,8 +48,25 @@ export interface Factory {
   applyGlobals(globals: GlobalOptions): void;
   /** The configuration, resolved once (files, environment, flags). */
   config(): Promise<ResolvedConfig>;
+  /**
+   * The configuration as far as it resolves, every problem listed instead of the first one thrown
+   * (gw config). Warnings are in the report, not printed.
+   */
+  configReport(): Promise<ConfigReport>;
   /** The gateway client for the configured API, built on first use. */
   gateway(): Promise<GatewayClient>;
+  /**
+   * A gateway client for the given settings, with an optional observer of connections and answers:
+   * gw init checks keys before they are written, gw doctor watches TLS and the gateway's clock.
+   * Bound by the command's deadline like every request; closed when the command ends.
+   */
+  connect(target: GatewayTarget, observer?: TransportObserver): Promise<GatewayClient>;
+  /** The proxy a request to `baseUrl` goes through (from the environment, as curl picks it); ConfigError if unusable. */
+  proxyFor(baseUrl: URL): Promise<ProxyConfig | undefined>;
+  /** The environment gw runs in (for commands that report on it: doctor, completion). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where config files are searched from (working directory, home). */
+  readonly origin: { readonly cwd: string; readonly home: string };
   /**
    * Lifts the whole-command deadline: for a command that, from now on, runs until told to stop
    * (a server) or has its own limit (waiting for a payment). Each request keeps its own deadline.
@@ -66,6 +97,17 @@ export function parseTimeoutSeconds(text: string, from: Source): number {
   throw from.kind === 'flag' ? new UsageError(message) : new ConfigError(message);
 }
 
+/** What a gateway client needs: the base URL and the keys, each with where it came from. */
+export interface GatewayTarget {
+  baseUrl: Setting<URL>;
+  /** Which API to speak; legacy when not given. */
+  api?: ApiChoice;
+  merchantKey?: Setting<string>;
+  payoutKey?: Setting<string>;
+  generalKey?: Setting<string>;
+  timeoutMs: number;
+}
+
 export function keySetting(setting: Setting<string> | undefined, describe: (source: Source) => string): KeySetting | undefined {
   return setting === undefined ? undefined : { value: setting.value, from: describe(setting.source) };
 }
@@ -87,6 +129,14 @@ class DefaultFactory implements Factory {
   #gateway: Promise<GatewayClient> | undefined;
   #closers: Array<() => Promise<void> | void> = [];
 
+  get env(): Readonly<Record<string, string | undefined>> {
+    return this.#options.env;
+  }
+
+  get origin(): { cwd: string; home: string } {
+    return { cwd: this.#options.cwd, home: this.#options.home };
+  }
+
   constructor(options: FactoryOptions) {
     this.#options = options;
     this.io = options.io;
@@ -101,6 +151,8 @@ class DefaultFactory implements Factory {
     this.io.setJson(globals.json === true);
     this.io.setNoColor(globals.color === false);
     this.io.setSandbox(globals.sandbox === true);
+    // Commander has checked the value (dark or light).
+    if (globals.qrTheme !== undefined) this.io.setQrTheme(globals.qrTheme === 'light' ? 'light' : 'dark');
     // The deadline starts now, with what is known before any file is read: flag, env, default.
     const env = this.#options.env.GATEWAY_TIMEOUT;
     let seconds = DEFAULT_TIMEOUT_SECONDS;
@@ -193,9 +245,49 @@ class DefaultFactory implements Factory {
     return config;
   }
 
+  async configReport(): Promise<ConfigReport> {
+    const { resolveConfigReport } = await import('../config/resolve.js');
+    const globals = this.globals;
+    if (globals.sandbox === true) {
+      const config = await this.config();
+      const key = (setting: Setting<string> | undefined): SettingReport => (setting ? { text: setting.value, source: setting.source } : {});
+      const settings: Record<SettingKey, SettingReport> = {
+        baseUrl: config.baseUrl ? { text: config.baseUrl.value.href, source: config.baseUrl.source } : {},
+        api: { text: config.api.value, source: config.api.source },
+        merchantKey: key(config.merchantKey),
+        payoutKey: key(config.payoutKey),
+        generalKey: key(config.generalKey),
+        timeout: { text: String(config.timeoutMs.value / 1000), source: config.timeoutMs.source },
+      };
+      return { config, settings, problems: [], failed: [] };
+    }
+    const { mayHaveConfig } = await import('../config/candidates.js');
+    const origin = { cwd: this.#options.cwd, env: this.#options.env, home: this.#options.home };
+    let found: LoadResult | undefined;
+    if (globals.config !== undefined || mayHaveConfig(origin)) {
+      const { loadConfigFiles } = await import('../config/load.js');
+      found = await loadConfigFiles({ ...origin, ...(globals.config !== undefined && { explicitFile: globals.config }), signal: this.signal, tolerant: true });
+    }
+    return resolveConfigReport({
+      flags: globals,
+      env: this.#options.env,
+      layers: found?.layers ?? [],
+      skipped: found?.skipped ?? [],
+      looked: found?.looked ?? [],
+      failed: found?.failed ?? [],
+    });
+  }
+
   gateway(): Promise<GatewayClient> {
     this.#gateway ??= this.#buildGateway();
     return this.#gateway;
+  }
+
+  async proxyFor(baseUrl: URL): Promise<ProxyConfig | undefined> {
+    // The embedded sandbox is this process: never through a proxy.
+    if (this.globals.sandbox === true) return undefined;
+    const { proxyFor } = await import('../gateway/proxy.js');
+    return proxyFor(baseUrl, this.#options.env);
   }
 
   async #buildGateway(): Promise<GatewayClient> {
@@ -205,22 +297,34 @@ class DefaultFactory implements Factory {
     if (baseUrl === undefined) {
       throw new ConfigError(
         'no gateway base URL is configured',
-        'set it with --base-url, GATEWAY_BASE_URL or baseUrl in your config file (see .gatewayrc.example; gw config shows what is set), or try gw with --sandbox',
+        'run gw init to set up gw, or set it with --base-url, GATEWAY_BASE_URL or baseUrl in your config file (gw config shows what is set); or try gw with --sandbox',
       );
     }
+    if (this.globals.verbose === true) this.io.err(`gw: gateway ${baseUrl.value.origin} (from ${describeSource(baseUrl.source)})\n`);
+    return this.connect({
+      baseUrl,
+      api: config.api.value,
+      timeoutMs: config.timeoutMs.value,
+      ...(config.merchantKey && { merchantKey: config.merchantKey }),
+      ...(config.payoutKey && { payoutKey: config.payoutKey }),
+      ...(config.generalKey && { generalKey: config.generalKey }),
+    });
+  }
+
+  async connect(target: GatewayTarget, observer?: TransportObserver): Promise<GatewayClient> {
     const io = this.io;
     const verbose = this.globals.verbose === true;
-    if (verbose) io.err(`gw: gateway ${baseUrl.value.origin} (from ${describeSource(baseUrl.source)})\n`);
-    const [{ Transport }, { proxyFor }, newClient] = await Promise.all([
+    const [{ Transport }, newClient, { describeSource }] = await Promise.all([
       import('../gateway/transport.js'),
-      import('../gateway/proxy.js'),
-      clientFor(config.api.value),
+      clientFor(target.api ?? 'legacy'),
+      import('../config/resolve.js'),
     ]);
-    // The embedded sandbox is this process: never through a proxy.
-    const proxy = this.globals.sandbox === true ? undefined : proxyFor(baseUrl.value, this.#options.env);
+    for (const key of [target.merchantKey, target.payoutKey, target.generalKey])
+      if (key !== undefined && !io.secrets.includes(key.value)) io.secrets.push(key.value);
+    const proxy = await this.proxyFor(target.baseUrl.value);
     const transport = new Transport({
-      baseUrl: baseUrl.value,
-      timeoutMs: config.timeoutMs.value,
+      baseUrl: target.baseUrl.value,
+      timeoutMs: target.timeoutMs,
       // Each request ends at its own --timeout, and never after the command's deadline while one holds.
       notAfter: () => this.#deadlineAt,
       sleep: (ms, signal) => this.clock.sleep(ms, signal),
@@ -228,12 +332,13 @@ class DefaultFactory implements Factory {
       secrets: io.secrets,
       ...(proxy && { proxy }),
       ...(verbose && { log: (line: string) => io.err(`${line}\n`) }),
+      ...(observer && { observer }),
       userAgent: `gw/${VERSION}`,
     });
     this.onClose(() => transport.close());
-    const merchant = keySetting(config.merchantKey, describeSource);
-    const payout = keySetting(config.payoutKey, describeSource);
-    const general = keySetting(config.generalKey, describeSource);
+    const merchant = keySetting(target.merchantKey, describeSource);
+    const payout = keySetting(target.payoutKey, describeSource);
+    const general = keySetting(target.generalKey, describeSource);
     return newClient(transport, { ...(merchant && { merchant }), ...(payout && { payout }), ...(general && { general }) });
   }
 

@@ -438,8 +438,18 @@ export async function payRun(opts: PayOptions): Promise<void> {
   }
   if (opts.qrOut !== undefined) {
     try {
-      const { writeQrImage } = await import('../qr/index.js');
-      await writeQrImage(uri.uri, opts.qrOut);
+      const { writeQrImage, qrCaption } = await import('../qr/index.js');
+      // The image carries what the payer needs beside the code: amount, network, expiry, track id.
+      const expires = parseTimestamp(payment.expiredAt);
+      const caption = qrCaption({
+        payAmount: String(payment.payAmount),
+        payCurrency: String(payment.payCurrency ?? ''),
+        network: uri.networkName,
+        ...(expires !== undefined && { expires }),
+        trackId: payment.trackId.toString(),
+        sandbox: io.sandbox,
+      });
+      await writeQrImage(uri.uri, opts.qrOut, { caption });
     } catch (error) {
       await printPayment(opts, payment, uri);
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
@@ -628,9 +638,9 @@ async function printPayment(
 
 /** The QR for the counter screen, drawn through the one renderer, with its size from the symbol. */
 async function screenQr(io: IOStreams, text: string): Promise<ScreenQr> {
-  const { renderTerminalQr, qrSymbol, QUIET_ZONE } = await import('../qr/index.js');
-  const columns = qrSymbol(text, 'M').size + 2 * QUIET_ZONE;
-  return { text: renderTerminalQr(text, io.qrRenderOptions()), columns, rows: Math.ceil(columns / 2) };
+  const { renderTerminalQr, qrSize } = await import('../qr/index.js');
+  const options = io.qrRenderOptions();
+  return { text: renderTerminalQr(text, options), ...qrSize(text, options) };
 }
 
 function paymentRows(opts: PayOptions, payment: Payment, uri: PaymentUri | undefined): DetailRow[] {
@@ -669,7 +679,7 @@ function paymentRows(opts: PayOptions, payment: Payment, uri: PaymentUri | undef
 
 async function renderQr(io: IOStreams, text: string): Promise<string> {
   const { renderTerminalQr, qrWidth } = await import('../qr/index.js');
-  const width = qrWidth(text);
+  const width = qrWidth(text, io.qrRenderOptions());
   const columns = io.width();
   if (io.stdoutIsTTY && width > columns) {
     io.warn(`the QR code needs ${width} columns and the terminal has ${columns}: widen it, or use --qr-out <file.png>`);

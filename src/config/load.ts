@@ -46,6 +46,8 @@ export interface LoadResult {
   looked: string[];
   /** Candidates refused for trust reasons, each with why. */
   skipped: SkippedFile[];
+  /** Tolerant loading only: files that could not be read (malformed, not a regular file…), each with why. */
+  failed?: SkippedFile[];
 }
 
 export interface LoadOptions {
@@ -57,6 +59,12 @@ export interface LoadOptions {
   home: string;
   /** Abandons loading: the promise rejects with signal.reason at once. */
   signal?: AbortSignal;
+  /**
+   * For `gw config`: a file that cannot be read (malformed, a FIFO, too large…) is listed in
+   * `failed` instead of failing the whole load; it still ends the search at its level, as the
+   * strict load would have stopped there.
+   */
+  tolerant?: boolean;
 }
 
 /** Rejects with the signal's reason as soon as it aborts, whatever `work` is doing. */
@@ -102,12 +110,30 @@ async function load(options: LoadOptions): Promise<LoadResult> {
     signal: options.signal,
     dirStats: new Map(),
   };
-  const result: LoadResult = { layers: [], looked: [], skipped: [] };
+  const result: LoadResult = { layers: [], looked: [], skipped: [], ...(options.tolerant === true && { failed: [] }) };
+  /** Examines a candidate; in tolerant mode a ConfigError is recorded in `failed` (outcome undefined). */
+  const tryExamine = async (candidate: { file: string; level: ConfigLevel }, explicit: boolean): Promise<Outcome | undefined> => {
+    try {
+      return await examine(candidate, judge, explicit);
+    } catch (error) {
+      if (result.failed === undefined || !(error instanceof ConfigError)) throw error;
+      result.looked.push(candidate.file);
+      result.failed.push({ file: candidate.file, level: candidate.level, reason: error.message });
+      return undefined;
+    }
+  };
 
   if (options.explicitFile !== undefined) {
     const file = path.resolve(options.cwd, options.explicitFile);
-    const outcome = await examine({ file, level: 'explicit' }, judge, true);
-    if (outcome.status === 'absent') throw new ConfigError(`config file ${terminalSafe(file)} cannot be read: ENOENT`);
+    const outcome = await tryExamine({ file, level: 'explicit' }, true);
+    if (outcome === undefined) return result;
+    if (outcome.status === 'absent') {
+      const error = new ConfigError(`config file ${terminalSafe(file)} cannot be read: ENOENT`);
+      if (result.failed === undefined) throw error;
+      result.looked.push(file);
+      result.failed.push({ file, level: 'explicit', reason: error.message });
+      return result;
+    }
     result.looked.push(file);
     // An explicit empty file is an empty configuration.
     const content = outcome.status === 'loaded' ? outcome.content : {};
@@ -118,7 +144,8 @@ async function load(options: LoadOptions): Promise<LoadResult> {
   const { user, project } = candidateFiles({ cwd: options.cwd, home: options.home, env: options.env });
   const firstUsable = async (candidates: readonly Candidate[]): Promise<boolean> => {
     for (const candidate of candidates) {
-      const outcome = await examine(candidate, judge, false);
+      const outcome = await tryExamine(candidate, false);
+      if (outcome === undefined) return true;
       if (outcome.status === 'absent') continue;
       result.looked.push(candidate.file);
       if (outcome.status === 'skipped') result.skipped.push({ file: candidate.file, level: candidate.level, reason: outcome.reason });

@@ -93,8 +93,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Reads one level (top or a profile) of the file into strings, refusing wrong types. */
-function readLayer(raw: Record<string, unknown>, where: string, warnings: string[]): Layer {
+/** Reads one level (top or a profile) of the file into strings, refusing wrong types (or, given `problems`, listing them there). */
+function readLayer(raw: Record<string, unknown>, where: string, warnings: string[], problems?: string[]): Layer {
   const layer: Layer = {};
   for (const [name, value] of Object.entries(raw)) {
     if (name === 'profiles') continue;
@@ -109,7 +109,9 @@ function readLayer(raw: Record<string, unknown>, where: string, warnings: string
     } else if (typeof value === 'string') {
       layer[key] = value;
     } else {
-      throw new ConfigError(`${where}: "${key}" must be a string${key === 'timeout' ? ' or a number of seconds' : ''}`);
+      const message = `${where}: "${key}" must be a string${key === 'timeout' ? ' or a number of seconds' : ''}`;
+      if (problems === undefined) throw new ConfigError(message);
+      problems.push(message);
     }
   }
   return layer;
@@ -204,11 +206,29 @@ function permissionWarning(file: string, mode: number | undefined): string | und
   return `warning: ${file} holds a key and is readable by group or others; fix it with: chmod 600 ${file}`;
 }
 
-export function resolveConfig({ flags, env, layers, skipped = [], looked = [] }: ResolveInput): ResolvedConfig {
-  const warnings: string[] = skipped.map(skippedWarning);
-  let profile: Setting<string> | undefined;
-  const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
+/** What the files, the environment and the flags say, before any value is parsed. */
+interface Collected {
+  profileName: string | undefined;
+  profile: Setting<string> | undefined;
+  /** Highest precedence first. */
+  files: FileLayers[];
+  warnings: string[];
+}
 
+const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
+
+/**
+ * Reads the layers and the profile choice. Strict (no `problems`): the first problem throws a
+ * ConfigError. Tolerant: problems are listed in `problems` and resolution goes on without what
+ * caused them (a file that is not an object, a value of the wrong type, an unknown profile).
+ */
+function collect({ flags, env, layers, skipped = [] }: ResolveInput, problems?: string[]): Collected {
+  const warnings: string[] = skipped.map(skippedWarning);
+  const fail = (error: ConfigError): void => {
+    if (problems === undefined) throw error;
+    problems.push(error.hint === undefined ? error.message : `${error.message} (${error.hint})`);
+  };
+  let profile: Setting<string> | undefined;
   const profileName = nonEmpty(flags.profile) ?? nonEmpty(env.GATEWAY_PROFILE);
   if (profileName !== undefined) {
     profile = { value: profileName, source: nonEmpty(flags.profile) ? { kind: 'flag', name: '--profile' } : { kind: 'env', name: 'GATEWAY_PROFILE' } };
@@ -219,16 +239,22 @@ export function resolveConfig({ flags, env, layers, skipped = [], looked = [] }:
   const files: FileLayers[] = [];
   const knownProfiles: string[] = [];
   for (const { file, level, content, mode } of ordered) {
-    if (!isRecord(content)) throw new ConfigError(`config file ${file} must hold an object of settings`);
-    const top = readLayer(content, file, warnings);
-    const profiles = content.profiles;
-    if (profiles !== undefined && !isRecord(profiles)) throw new ConfigError(`config file ${file}: "profiles" must be an object of named profiles`);
+    if (!isRecord(content)) {
+      fail(new ConfigError(`config file ${file} must hold an object of settings`));
+      continue;
+    }
+    const top = readLayer(content, file, warnings, problems);
+    let profiles = content.profiles;
+    if (profiles !== undefined && !isRecord(profiles)) {
+      fail(new ConfigError(`config file ${file}: "profiles" must be an object of named profiles`));
+      profiles = undefined;
+    }
     let selected: Layer | undefined;
-    if (profiles !== undefined) {
+    if (isRecord(profiles)) {
       for (const name of Object.keys(profiles)) if (!knownProfiles.includes(name)) knownProfiles.push(name);
       if (profileName !== undefined && Object.hasOwn(profiles, profileName)) {
         const raw = profiles[profileName];
-        if (isRecord(raw)) selected = readLayer(raw, `${file} (profile ${profileName})`, warnings);
+        if (isRecord(raw)) selected = readLayer(raw, `${file} (profile ${profileName})`, warnings, problems);
       }
     }
     files.push({ file, level, top, profile: selected });
@@ -240,61 +266,133 @@ export function resolveConfig({ flags, env, layers, skipped = [], looked = [] }:
 
   if (profileName !== undefined && !files.some((f) => f.profile !== undefined)) {
     if (files.length === 0) {
-      throw new ConfigError(
-        `profile "${terminalSafe(profileName)}" was asked for, but no config file was found`,
-        'create .gatewayrc (see .gatewayrc.example) or pass --config <file>',
+      fail(
+        new ConfigError(
+          `profile "${terminalSafe(profileName)}" was asked for, but no config file was found`,
+          'create .gatewayrc (see .gatewayrc.example) or pass --config <file>',
+        ),
+      );
+    } else {
+      const where = files.map((f) => f.file).join(' or ');
+      const known = knownProfiles.map((p) => terminalSafe(p)).join(', ');
+      fail(
+        new ConfigError(
+          `profile "${terminalSafe(profileName)}" is not in ${where}`,
+          known ? `profiles there: ${known}` : `add it under "profiles" in ${files[0]?.file ?? where}`,
+        ),
       );
     }
-    const where = files.map((f) => f.file).join(' or ');
-    const known = knownProfiles.map((p) => terminalSafe(p)).join(', ');
-    throw new ConfigError(
-      `profile "${terminalSafe(profileName)}" is not in ${where}`,
-      known ? `profiles there: ${known}` : `add it under "profiles" in ${files[0]?.file ?? where}`,
-    );
   }
+  return { profileName, profile, files, warnings };
+}
 
-  const pick = (key: Key): Setting<string> | undefined => {
-    const flag = nonEmpty(flags[key]);
-    if (flag !== undefined) return { value: flag, source: { kind: 'flag', name: FLAG_NAMES[key] } };
-    const fromEnv = nonEmpty(env[ENV_NAMES[key]]);
-    if (fromEnv !== undefined) return { value: fromEnv, source: { kind: 'env', name: ENV_NAMES[key] } };
-    for (const { file, level, top, profile: selected } of files) {
-      const fromProfile = nonEmpty(selected?.[key]);
-      if (fromProfile !== undefined && profileName !== undefined) return { value: fromProfile, source: { kind: 'file', file, level, profile: profileName } };
-      const fromTop = nonEmpty(top[key]);
-      if (fromTop !== undefined) return { value: fromTop, source: { kind: 'file', file, level } };
+/** The text of one setting and where it came from: flag > env > each file's profile, then its top level. */
+function pickSetting(key: Key, flags: ConfigFlags, env: NodeJS.ProcessEnv, { files, profileName }: Collected): Setting<string> | undefined {
+  const flag = nonEmpty(flags[key]);
+  if (flag !== undefined) return { value: flag, source: { kind: 'flag', name: FLAG_NAMES[key] } };
+  const fromEnv = nonEmpty(env[ENV_NAMES[key]]);
+  if (fromEnv !== undefined) return { value: fromEnv, source: { kind: 'env', name: ENV_NAMES[key] } };
+  for (const { file, level, top, profile: selected } of files) {
+    const fromProfile = nonEmpty(selected?.[key]);
+    if (fromProfile !== undefined && profileName !== undefined) return { value: fromProfile, source: { kind: 'file', file, level, profile: profileName } };
+    const fromTop = nonEmpty(top[key]);
+    if (fromTop !== undefined) return { value: fromTop, source: { kind: 'file', file, level } };
+  }
+  return undefined;
+}
+
+/** Every setting's text, parsed; `onBad` decides what a value that does not parse does (strict: throw). */
+function assemble(input: ResolveInput, collected: Collected, onBad: (key: Key, setting: Setting<string>, error: ConfigError) => void): ResolvedConfig {
+  const picked = Object.fromEntries(SETTING_KEYS.map((key) => [key, pickSetting(key, input.flags, input.env, collected)])) as Record<
+    Key,
+    Setting<string> | undefined
+  >;
+  const parsed = <T>(key: Key, parse: (text: string, origin: string) => T): Setting<T> | undefined => {
+    const setting = picked[key];
+    if (setting === undefined) return undefined;
+    try {
+      return { value: parse(setting.value, describeSource(setting.source)), source: setting.source };
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      onBad(key, setting, error);
+      return undefined;
     }
-    return undefined;
   };
-
-  const baseUrlText = pick('baseUrl');
-  const timeoutText = pick('timeout');
-  const merchantKey = pick('merchantKey');
-  const payoutKey = pick('payoutKey');
-  const generalKey = pick('generalKey');
-  const apiText = pick('api');
-  const highest = files[0];
+  const key = (name: Key): Setting<string> | undefined => {
+    const setting = picked[name];
+    return setting && { value: setting.value.trim(), source: setting.source };
+  };
+  const baseUrl = parsed('baseUrl', parseBaseUrl);
+  const api = parsed('api', parseApi);
+  const timeoutMs = parsed('timeout', parseTimeout);
+  const merchantKey = key('merchantKey');
+  const payoutKey = key('payoutKey');
+  const generalKey = key('generalKey');
+  const highest = collected.files[0];
   const config: ResolvedConfig = {
-    ...(baseUrlText && {
-      baseUrl: { value: parseBaseUrl(baseUrlText.value, describeSource(baseUrlText.source)), source: baseUrlText.source },
-    }),
-    api: apiText
-      ? { value: parseApi(apiText.value, describeSource(apiText.source)), source: apiText.source }
-      : { value: 'legacy', source: { kind: 'default' } },
-    ...(merchantKey && { merchantKey: { value: merchantKey.value.trim(), source: merchantKey.source } }),
-    ...(payoutKey && { payoutKey: { value: payoutKey.value.trim(), source: payoutKey.source } }),
-    ...(generalKey && { generalKey: { value: generalKey.value.trim(), source: generalKey.source } }),
-    timeoutMs: timeoutText
-      ? { value: parseTimeout(timeoutText.value, describeSource(timeoutText.source)), source: timeoutText.source }
-      : { value: DEFAULT_TIMEOUT_SECONDS * 1000, source: { kind: 'default' } },
-    ...(profile && { profile }),
+    ...(baseUrl && { baseUrl }),
+    api: api ?? { value: 'legacy', source: { kind: 'default' } },
+    ...(merchantKey && { merchantKey }),
+    ...(payoutKey && { payoutKey }),
+    ...(generalKey && { generalKey }),
+    timeoutMs: timeoutMs ?? { value: DEFAULT_TIMEOUT_SECONDS * 1000, source: { kind: 'default' } },
+    ...(collected.profile && { profile: collected.profile }),
     ...(highest && { file: highest.file }),
-    files: Object.freeze(files.map(({ file, level }) => Object.freeze({ file, level }))),
-    looked: Object.freeze([...looked]),
-    skipped: Object.freeze([...skipped]),
-    warnings: Object.freeze(warnings),
+    files: Object.freeze(collected.files.map(({ file, level }) => Object.freeze({ file, level }))),
+    looked: Object.freeze([...(input.looked ?? [])]),
+    skipped: Object.freeze([...(input.skipped ?? [])]),
+    warnings: Object.freeze(collected.warnings),
   };
   return Object.freeze(config);
+}
+
+export function resolveConfig(input: ResolveInput): ResolvedConfig {
+  return assemble(input, collect(input), (_key, _setting, error) => {
+    throw error;
+  });
+}
+
+/** One setting as `gw config` shows it: the text given and where, and why it cannot be used, if so. */
+export interface SettingReport {
+  /** The text as given (keys trimmed; a caller masks them). */
+  readonly text?: string;
+  readonly source?: Source;
+  /** Why the value cannot be used (gw would stop with exit 78). */
+  readonly problem?: string;
+}
+
+/** The configuration as far as it resolves, with every problem instead of the first failure. */
+export interface ConfigReport {
+  /** The usable values (a bad one is left out, or its default used). */
+  readonly config: ResolvedConfig;
+  /** Each setting's text and source, with its problem if it has one. */
+  readonly settings: Readonly<Record<SettingKey, SettingReport>>;
+  /** Problems that are not one setting's value: unreadable files, values of the wrong type, an unknown profile. */
+  readonly problems: readonly string[];
+  /** Files that could not be read (also in problems). */
+  readonly failed: readonly SkippedFile[];
+}
+
+/**
+ * Tolerant resolution, for `gw config`: the same precedence and the same checks as
+ * resolveConfig, but every problem is reported where it is instead of stopping at the first.
+ */
+export function resolveConfigReport(input: ResolveInput & { failed?: readonly SkippedFile[] }): ConfigReport {
+  const failed = input.failed ?? [];
+  const problems: string[] = failed.map((f) => f.reason);
+  const collected = collect(input, problems);
+  const bad = new Map<Key, string>();
+  const config = assemble(input, collected, (key, _setting, error) => bad.set(key, error.message));
+  const settings = Object.fromEntries(
+    SETTING_KEYS.map((key) => {
+      const setting = pickSetting(key, input.flags, input.env, collected);
+      if (setting === undefined) return [key, {}];
+      const text = KEY_SETTINGS.includes(key) ? setting.value.trim() : setting.value;
+      const problem = bad.get(key);
+      return [key, { text, source: setting.source, ...(problem !== undefined && { problem }) }];
+    }),
+  ) as Record<SettingKey, SettingReport>;
+  return Object.freeze({ config, settings: Object.freeze(settings), problems: Object.freeze(problems), failed: Object.freeze([...failed]) });
 }
 
 /** Masks a key to its last four characters: "••••abcd". Keys of 8 characters or fewer are masked whole. */

@@ -21,6 +21,7 @@
 // only, which is plenty for parsing one small answer. See README "Performance".
 import v8 from 'node:v8';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import Client from 'undici/lib/dispatcher/client.js';
 import request from 'undici/lib/api/api-request.js';
@@ -41,6 +42,7 @@ import {
   type Progress,
 } from './failures.js';
 import { proxyLabel, type ProxyConfig } from './proxy.js';
+import { certificateDate, certificateNames } from './tls-errors.js';
 import { systemClock, type Clock } from '../cmdutil/clock.js';
 
 export { TransportError, type Delivery } from './failures.js';
@@ -76,6 +78,44 @@ export interface TransportOptions {
   maxResponseBytes?: number;
   retry?: RetryPolicy;
   userAgent?: string;
+  /** Told about each connection and each answer (gw doctor); it never changes what the transport does. */
+  observer?: TransportObserver;
+}
+
+/** What a connection to the gateway turned out to be. */
+export interface ConnectionInfo {
+  /** The TLS session, for an https:// gateway. */
+  tls?: TlsInfo;
+}
+
+export interface TlsInfo {
+  /** The name the certificate was checked against (the base URL's host). */
+  hostname: string;
+  /** TLSv1.3, TLSv1.2… */
+  protocol?: string;
+  /** The certificate's subject common name, and the names it covers. */
+  subject?: string;
+  names: string[];
+  issuer?: string;
+  /** Dates as YYYY-MM-DD. */
+  validFrom?: string;
+  validTo?: string;
+}
+
+/** An answer's facts, before its body is read. */
+export interface ResponseInfo {
+  status: number;
+  /** The Date header as sent, if any. */
+  date?: string;
+  /** When the headers arrived (epoch ms, this machine's clock). */
+  receivedAt: number;
+}
+
+export interface TransportObserver {
+  onConnect?(info: ConnectionInfo): void;
+  /** A connection could not be opened: at which stage (tcp, proxy, tunnel, tls) and why. */
+  onConnectFailed?(info: { stage: string; reason: string }): void;
+  onResponse?(info: ResponseInfo): void;
 }
 
 export interface TransportRequest {
@@ -193,6 +233,17 @@ export class Transport {
     this.options.log?.(this.scrub(line));
   }
 
+  /** Tells the observer, if any; whatever it does cannot change the request. */
+  private observe(tell: (observer: TransportObserver) => void): void {
+    const observer = this.options.observer;
+    if (observer === undefined) return;
+    try {
+      tell(observer);
+    } catch {
+      // An observer's failure is its own business.
+    }
+  }
+
   /** The base URL's path joined with the request's; a query in the request's path stays a query. */
   private url(path: string): URL {
     const base = this.options.baseUrl;
@@ -235,11 +286,16 @@ export class Transport {
     }).then(
       (socket) => {
         if (attempt) attempt.progress = 'connected';
+        this.observe((o) => o.onConnect?.(describeConnection(socket, this.plan.target.hostname)));
         this.sockets.add(socket);
         socket.once('close', () => this.sockets.delete(socket));
         callback(null, socket);
       },
-      (error: Error) => callback(error, null),
+      (error: Error) => {
+        const { stage, reason } = error as Partial<{ stage: string; reason: string }>;
+        if (stage !== undefined && reason !== undefined && reason !== 'aborted') this.observe((o) => o.onConnectFailed?.({ stage, reason }));
+        callback(error, null);
+      },
     );
   }
 
@@ -362,6 +418,8 @@ export class Transport {
     }
 
     const { statusCode, headers: resHeaders, body: stream } = response;
+    const date = resHeaders.date;
+    this.observe((o) => o.onResponse?.({ status: statusCode, ...(typeof date === 'string' && { date }), receivedAt: Date.now() }));
     // undici's body stream turns a bare destroy() into an 'error' event: always give it a listener.
     stream.on('error', noop);
     if (this.forward && statusCode === 407 && this.plan.proxy) {
@@ -427,6 +485,29 @@ export class Transport {
   private tooLarge(): ProtocolError {
     return new ProtocolError(`the gateway's answer is larger than ${Math.round(this.maxBytes / 1024)} KiB; refused`);
   }
+}
+
+/** The TLS facts of a connection (nothing for plain TCP). */
+function describeConnection(socket: Socket, hostname: string): ConnectionInfo {
+  const tlsSocket = socket as Partial<TLSSocket>;
+  if (typeof tlsSocket.getPeerCertificate !== 'function') return {};
+  const cert = tlsSocket.getPeerCertificate();
+  const subject = typeof cert.subject?.CN === 'string' ? cert.subject.CN : undefined;
+  const issuer = typeof cert.issuer?.O === 'string' ? cert.issuer.O : typeof cert.issuer?.CN === 'string' ? cert.issuer.CN : undefined;
+  const protocol = tlsSocket.getProtocol?.() ?? undefined;
+  const validFrom = certificateDate(cert.valid_from);
+  const validTo = certificateDate(cert.valid_to);
+  return {
+    tls: {
+      hostname,
+      ...(protocol !== undefined && protocol !== null && { protocol }),
+      ...(subject !== undefined && { subject }),
+      names: certificateNames(cert.subjectaltname, subject),
+      ...(issuer !== undefined && { issuer }),
+      ...(validFrom !== undefined && { validFrom }),
+      ...(validTo !== undefined && { validTo }),
+    },
+  };
 }
 
 function describeProgress(progress: Progress): string {

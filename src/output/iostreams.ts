@@ -2,18 +2,22 @@
 // - whether stdin/stdout/stderr are terminals, the terminal's width and height;
 // - whether colour is on (stdout and stderr separately);
 // - human or JSON output, where warnings, notices and failures go and in which form;
-// - how the QR code is drawn.
+// - how the QR code is drawn (qrRenderOptions(): explicit colours, theme, characters);
+// - whether gw may ask questions, and who asks them (the Prompter: a terminal library for a
+//   person, a script in tests).
 // It is also the only writer: every byte gw prints goes through `out`/`err`, which scrub the keys,
 // and it remembers whether stdout could not take what was written (disk full, bad descriptor), so
 // a command whose output was lost does not exit 0.
 //
-// Commands never look at process.stdout, process.env or process.argv: they ask this object.
+// Commands never look at process.stdin, process.stdout, process.env or process.argv: they ask this object.
 // `IOStreams.test()` builds the same object over in-memory buffers for in-process tests.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { Writable } from 'node:stream';
-import { ExitCode, GwError } from '../errors.js';
+import { ExitCode, GwError, UsageError } from '../errors.js';
+import type { QrCharset, QrTheme, TerminalQrOptions } from '../qr/terminal.js';
 import { toJson } from './json.js';
 import { truncateVisible, visibleWidth } from './cells.js';
+import type { Prompter } from './prompter.js';
 import { scrubSecrets, terminalSafe } from './sanitize.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -28,7 +32,7 @@ export interface OutStream {
 
 export interface InStream {
   isTTY?: boolean | undefined;
-  /** The bytes (a Readable is one): what readStdin reads. */
+  /** The bytes piped in (a Readable is one): what readStdin and readInput read; a terminal's keys are read by the Prompter instead. */
   [Symbol.asyncIterator]?(): AsyncIterator<unknown>;
 }
 
@@ -37,14 +41,35 @@ export interface IOStreamsOptions {
   stderr: OutStream;
   stdin?: InStream;
   env: Env;
+  /** Who asks questions; default: the terminal prompts (@inquirer/prompts) on stdin and stderr. */
+  prompter?: Prompter;
 }
 
 /** How the terminal QR code is drawn (see src/qr/terminal.ts). */
 export type QrStyle = 'color' | 'glyph';
 
-/** What the QR renderer needs from the terminal (src/qr/terminal.ts TerminalQrOptions). */
-export interface QrRenderOptions {
-  color: boolean;
+/** What the QR renderer needs from the terminal: src/qr/terminal.ts TerminalQrOptions. */
+export type QrRenderOptions = TerminalQrOptions;
+
+/** The most a command reads from piped stdin (a key, a value). */
+const MAX_INPUT_BYTES = 64 * 1024;
+
+/**
+ * The character set of the user's locale: LC_ALL, else LC_CTYPE, else LANG (the first one set,
+ * as POSIX orders them). A locale that is set and does not name UTF-8 ("C", "POSIX",
+ * "en_US.ISO-8859-1") cannot show the QR's block characters: ASCII. None set at all: UTF-8, as
+ * every current terminal and Node itself write.
+ */
+export function localeCharset(env: Env): QrCharset {
+  const locale = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((v) => v !== undefined && v !== '');
+  if (locale === undefined) return 'unicode';
+  return /utf-?8/i.test(locale) ? 'unicode' : 'ascii';
+}
+
+/** FORCE_COLOR asks for colour even into a pipe (1–3, or set empty); 0 or false does not. */
+function forceColorOn(env: Env): boolean {
+  const force = env.FORCE_COLOR;
+  return force !== undefined && force !== '0' && force !== 'false';
 }
 
 /** The widest a block of prose is wrapped to, however wide the terminal. */
@@ -80,6 +105,9 @@ export class IOStreams {
 
   #json = false;
   #sandbox = false;
+  #qrTheme: QrTheme | undefined;
+  #qrNoticeGiven = false;
+  #prompter: Prompter | undefined;
   #chalk: ChalkInstance;
   #errChalk: ChalkInstance;
   #width: number | undefined;
@@ -99,6 +127,7 @@ export class IOStreams {
     this.#chalk = new Chalk({ level: colorLevel(this.stdoutIsTTY, false, options.env) });
     this.#errChalk = new Chalk({ level: colorLevel(this.stderrIsTTY, false, options.env) });
     options.stdout.on?.('error', (error) => this.#recordStdoutError(error));
+    this.#prompter = options.prompter;
   }
 
   // --- Modes ------------------------------------------------------------------------------------
@@ -125,6 +154,11 @@ export class IOStreams {
 
   get sandbox(): boolean {
     return this.#sandbox;
+  }
+
+  /** --qr-theme: the background a QR is drawn for where its colours cannot be set. */
+  setQrTheme(theme: QrTheme | undefined): void {
+    this.#qrTheme = theme;
   }
 
   /** Colour for stdout. */
@@ -203,14 +237,43 @@ export class IOStreams {
     return this.stdoutIsTTY && !this.#json;
   }
 
-  /** Explicit black and white cells when colour is on; glyphs otherwise. */
-  qrStyle(): QrStyle {
-    return this.color ? 'color' : 'glyph';
+  /**
+   * Explicit black and white cells wherever the stream can be told its colours; glyphs otherwise.
+   * Decoration colour (NO_COLOR, --no-color, FORCE_COLOR=0) does not enter into it: the QR's
+   * black and white are content.
+   */
+  qrStyle(stream: 'stdout' | 'stderr' = this.#json ? 'stderr' : 'stdout'): QrStyle {
+    const tty = stream === 'stdout' ? this.stdoutIsTTY : this.stderrIsTTY;
+    return (tty && this.options.env.TERM !== 'dumb') || forceColorOn(this.options.env) ? 'color' : 'glyph';
   }
 
-  /** How every terminal QR code is drawn: the one place that decides it. */
-  qrRenderOptions(): QrRenderOptions {
-    return { color: this.qrStyle() === 'color' };
+  /**
+   * How every terminal QR code is drawn: the one place that decides it. `stream` is where it is
+   * written (default: stderr in JSON mode, where pay draws it, else stdout).
+   * - On a terminal (TERM other than dumb), or with FORCE_COLOR: both colours of every cell are
+   *   set explicitly, whatever NO_COLOR, --no-color or FORCE_COLOR=0 say about decoration.
+   * - Elsewhere (a pipe, a file, TERM=dumb): glyphs for a dark background, or a light one with
+   *   --qr-theme light; one notice line on stderr says which (once per run).
+   * - A locale without UTF-8 (LC_ALL, LC_CTYPE, LANG): ASCII cells, two columns per module.
+   * - On a terminal, a code wider than the terminal is replaced by a line saying so.
+   */
+  qrRenderOptions(stream: 'stdout' | 'stderr' = this.#json ? 'stderr' : 'stdout'): QrRenderOptions {
+    const charset = localeCharset(this.options.env);
+    const tty = stream === 'stdout' ? this.stdoutIsTTY : this.stderrIsTTY;
+    const color = this.qrStyle(stream) === 'color';
+    const options: QrRenderOptions = { color, charset, ...(tty && { maxWidth: this.width(), tooWide: 'explain' as const }) };
+    if (color) return options;
+    const theme = this.#qrTheme ?? 'dark';
+    if (!this.#qrNoticeGiven) {
+      this.#qrNoticeGiven = true;
+      const why = !tty ? `${stream} is not a terminal` : 'TERM=dumb';
+      this.note(
+        this.#qrTheme === undefined
+          ? `the QR code is drawn for a dark background (its colours cannot be set: ${why}); on a light background use --qr-theme light`
+          : `the QR code is drawn for a ${theme} background (--qr-theme ${theme}; its colours cannot be set: ${why})`,
+      );
+    }
+    return { ...options, theme };
   }
 
   /** Animation (spinners, lines redrawn in place) only for a person watching stderr. */
@@ -302,6 +365,29 @@ export class IOStreams {
     this.#write(this.options.stderr, '\r\u001b[2K', false);
   }
 
+  // --- Reading ----------------------------------------------------------------------------------
+
+  /** gw may ask questions: a prompter was given, or stdin and stderr are both terminals. */
+  canPrompt(): boolean {
+    return this.#prompter !== undefined || (this.stdinIsTTY && this.stderrIsTTY);
+  }
+
+  /** Who asks: the one given, else the terminal prompts on stdin/stderr (loaded on first use). */
+  async prompter(): Promise<Prompter> {
+    if (this.#prompter === undefined) {
+      const { TerminalPrompter } = await import('./prompter.js');
+      this.#prompter = new TerminalPrompter(this.options.stdin, this.options.stderr, this.#errChalk.level > 0);
+    }
+    return this.#prompter;
+  }
+
+  /** Everything piped to stdin as text (at most 64 KiB), for a value that must not go on the command line. */
+  async readInput(): Promise<string> {
+    const input = await this.readStdin(MAX_INPUT_BYTES);
+    if (input === 'too-large') throw new UsageError(`standard input is larger than ${MAX_INPUT_BYTES / 1024} KiB`);
+    return input.toString('utf8');
+  }
+
   // --- Writing ----------------------------------------------------------------------------------
 
   /** Writes to stdout, keys scrubbed. */
@@ -323,6 +409,12 @@ export class IOStreams {
   /** A warning on stderr: `gw: …`, or a `{"warning": {...}}` line with --json. */
   warn(message: string): void {
     if (this.#json) this.err(`${toJson({ warning: { message: terminalSafe(message) } }, 0)}\n`);
+    else this.err(`gw: ${terminalSafe(message)}\n`);
+  }
+
+  /** A note about how something was done, on stderr: `gw: …`, or a `{"notice": {...}}` line with --json. */
+  note(message: string): void {
+    if (this.#json) this.err(`${toJson({ notice: { message: terminalSafe(message) } }, 0)}\n`);
     else this.err(`gw: ${terminalSafe(message)}\n`);
   }
 
@@ -411,7 +503,7 @@ export class IOStreams {
         yield* input;
       },
     };
-    const io = new IOStreams({ stdout, stderr, stdin, env });
+    const io = new IOStreams({ stdout, stderr, stdin, env, ...(options.prompter !== undefined && { prompter: options.prompter }) });
     if (options.json) io.setJson(true);
     return { io, stdout: () => stdout.text, stderr: () => stderr.text };
   }
@@ -429,6 +521,8 @@ export interface TestIOOptions {
   height?: number;
   json?: boolean;
   env?: Record<string, string | undefined>;
+  /** What is piped to stdin. */
+  prompter?: Prompter;
 }
 
 export interface TestIO {

@@ -86,10 +86,15 @@ describe('config files', () => {
     expect(doc.settings.baseUrl?.value).toBe('https://named.example/');
   });
 
-  it('exits 78 naming a --config file that does not exist', async () => {
-    const r = await gw(['config', '--config', '/nonexistent/gw.json']);
+  it('a --config file that does not exist: a command exits 78 naming it; gw config still shows its table and names it', async () => {
+    const r = await gw(['rate', 'BTC', 'USDT', '--config', '/nonexistent/gw.json']);
     expect(r.exitCode).toBe(78);
     expect(r.stderr).toContain('/nonexistent/gw.json');
+    const shown = await gw(['config', '--config', '/nonexistent/gw.json']);
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toMatch(/baseUrl\s+\(not set\)/);
+    expect(shown.stdout).toMatch(/✗\s+\/nonexistent\/gw\.json\s+cannot be used/);
+    expect(shown.stdout).toMatch(/Problems:\n\s+✗ config file \/nonexistent\/gw\.json cannot be read: ENOENT/);
   });
 
   it('exits 78 naming a malformed file and the line', async () => {
@@ -241,10 +246,15 @@ describe('files gw does not trust or cannot read', () => {
   it('a config file over 64 KiB: exit 78', async () => {
     const dir = tempDir();
     const file = writeFile(dir, '.gatewayrc.json', JSON.stringify({ merchantKey: SECRET, padding: 'x'.repeat(70_000) }));
-    const r = await gw(['config'], { cwd: dir });
+    const r = await gw(['balance'], { cwd: dir });
     expect(r.exitCode).toBe(78);
     expect(r.stderr).toContain(`config file ${file} is larger than 64 KiB`);
     expectNoSecret(r);
+    // gw config shows the table and the problem instead of failing, and never the key.
+    const shown = await gw(['config'], { cwd: dir });
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toContain(`✗ config file ${file} is larger than 64 KiB`);
+    expectNoSecret(shown);
   });
 
   it('a malformed package.json without a gateway field: gw works', async () => {

@@ -494,7 +494,12 @@ describe('config files', () => {
 
   it('malformed YAML with escape codes in it → the parser message is inert', async () => {
     writeFile(dir, '.gatewayrc.yaml', `baseUrl: http://127.0.0.1:1\n${EVIL}: [\n`);
-    expectCleanFailure(await inDir(['config']), 78);
+    expectCleanFailure(await inDir(['balance']), 78);
+    // gw config lists the problem in its table instead of failing: inert there too.
+    const shown = await inDir(['config']);
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toMatch(/✗ config file .* is malformed/);
+    expect(shown.stdout + shown.stderr).not.toMatch(/[\u001b\u0007\u009b]/);
   });
 
   it('.gatewayrc.json holding a key with mode 0644 → runs, and warns naming the file and chmod 600', async () => {

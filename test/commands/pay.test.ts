@@ -240,3 +240,17 @@ describe('payRun', () => {
     expect(sent.amount.toString()).toBe('25.50');
   });
 });
+
+describe('payRun: --qr-out carries a caption', () => {
+  it('the SVG names the amount, network and track id under the code', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gw-pay-caption-'));
+    const file = path.join(dir, 'qr.svg');
+    const { opts } = setup({ payment: tronPayment(clock.now()) }, {}, { qrOut: file });
+    await payRun(opts);
+    const { readFileSync } = await import('node:fs');
+    const svg = readFileSync(file, 'utf8');
+    expect(svg).toContain('25 USDT');
+    expect(svg).toContain('Tron (TRC-20)');
+    expect(svg).toContain('track 184729305');
+  });
+});

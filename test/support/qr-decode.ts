@@ -4,7 +4,9 @@
 // show it (default colours from the theme, explicit SGR colours override), scales it up, puts the
 // theme's background around it and decodes it with jsQR WITHOUT trying the inverted image: phone
 // scanners generally do not, and that is what makes a code inverted by the theme fail here too.
-// decodePng and decodeSvg read the files writeQrImage produces.
+// Besides half blocks (▀ ▄ █), it reads the ASCII renderings: `#` fills its cell with the
+// foreground like █, and a line of spaces counts when its cells have explicit background colours
+// (coloured spaces). decodePng and decodeSvg read the files writeQrImage produces.
 
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
@@ -69,8 +71,8 @@ export interface Cell {
   bottom: Rgb;
 }
 
-const QR_GLYPHS = /^[ █▀▄]*$/;
-const BLOCK_GLYPH = /[█▀▄]/;
+const QR_GLYPHS = /^[ █▀▄#]*$/;
+const BLOCK_GLYPH = /[█▀▄#]/;
 // CSI sequences (SGR and others) and the rare two-character escapes.
 const ESCAPE = /\x1b\[([0-9;?]*)([@-~])|\x1b[@-Z\\-_]/y;
 
@@ -92,8 +94,8 @@ export function paintTerminal(output: string, theme: Theme): Cell[][] {
   let best: Cell[][] = [];
   let run: Cell[][] = [];
   for (const line of lines) {
-    const { text, cells } = paintLine(line, pen, THEMES[theme]);
-    if (QR_GLYPHS.test(text) && BLOCK_GLYPH.test(text)) {
+    const { text, cells, coloured } = paintLine(line, pen, THEMES[theme]);
+    if (QR_GLYPHS.test(text) && (BLOCK_GLYPH.test(text) || (coloured && text.length > 0))) {
       run.push(cells);
       if (run.length > best.length) best = run;
     } else {
@@ -104,9 +106,10 @@ export function paintTerminal(output: string, theme: Theme): Cell[][] {
 }
 
 /** Paints one line, updating `pen` as SGR codes go by; returns the visible text and its cells. */
-function paintLine(line: string, pen: Pen, theme: { fg: Rgb; bg: Rgb }): { text: string; cells: Cell[] } {
+function paintLine(line: string, pen: Pen, theme: { fg: Rgb; bg: Rgb }): { text: string; cells: Cell[]; coloured: boolean } {
   let text = '';
   const cells: Cell[] = [];
+  let coloured = false;
   let i = 0;
   while (i < line.length) {
     ESCAPE.lastIndex = i;
@@ -122,12 +125,13 @@ function paintLine(line: string, pen: Pen, theme: { fg: Rgb; bg: Rgb }): { text:
     let fg = pen.fg ?? theme.fg;
     let bg = pen.bg ?? theme.bg;
     if (pen.inverse) [fg, bg] = [bg, fg];
-    if (ch === '█') cells.push({ top: fg, bottom: fg });
+    if (pen.bg !== null || pen.inverse) coloured = true;
+    if (ch === '█' || ch === '#') cells.push({ top: fg, bottom: fg });
     else if (ch === '▀') cells.push({ top: fg, bottom: bg });
     else if (ch === '▄') cells.push({ top: bg, bottom: fg });
     else cells.push({ top: bg, bottom: bg });
   }
-  return { text, cells };
+  return { text, cells, coloured };
 }
 
 /** Applies one SGR parameter list ("" and "0" reset) to the pen. */

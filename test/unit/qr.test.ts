@@ -12,7 +12,19 @@ import type QrcodeTerminal from 'qrcode-terminal';
 import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
 import QRErrorCorrectLevel from 'qrcode-terminal/vendor/QRCode/QRErrorCorrectLevel.js';
 import { GwError, UsageError } from '../../src/errors.js';
-import { QUIET_ZONE, QrTooWideError, qrMatrix, qrPng, qrSvg, qrSymbol, qrWidth, renderTerminalQr, writeQrImage, type QrLevel } from '../../src/qr/index.js';
+import {
+  QUIET_ZONE,
+  QrTooWideError,
+  qrMatrix,
+  qrPng,
+  qrSvg,
+  qrSize,
+  qrSymbol,
+  qrWidth,
+  renderTerminalQr,
+  writeQrImage,
+  type QrLevel,
+} from '../../src/qr/index.js';
 import { THEMES, decodeMatrix, decodePng, decodeSvg, decodeTerminalQr, paintTerminal, type Cell, type Rgb } from '../support/qr-decode.js';
 
 // ---- fixtures ---------------------------------------------------------------------------------
@@ -405,5 +417,18 @@ describe('test/support/qr-decode', () => {
     const framed = `Pay 0.00038127 tBTC to\n${out}Waiting for payment…\n`;
     expect(decodeTerminalQr(framed, 'light')).toBe(BTC_URI);
     expect(THEMES.light.bg).toEqual([255, 255, 255]);
+  });
+});
+
+describe('qrSize: what the rendering takes on screen', () => {
+  it('half blocks: one column per module, two module rows a line; ASCII: two columns per module, one row a line', () => {
+    const modules = qrSymbol(BTC_URI).size + 2 * QUIET_ZONE;
+    expect(qrSize(BTC_URI)).toEqual({ columns: modules, rows: Math.ceil(modules / 2) });
+    expect(qrSize(BTC_URI, { charset: 'ascii' })).toEqual({ columns: 2 * modules, rows: modules });
+    for (const charset of ['unicode', 'ascii'] as const) {
+      const lines = renderTerminalQr(BTC_URI, { color: false, charset }).trimEnd().split('\n');
+      expect(lines).toHaveLength(qrSize(BTC_URI, { charset }).rows);
+      expect(Math.max(...lines.map((l) => [...l].length))).toBe(qrSize(BTC_URI, { charset }).columns);
+    }
   });
 });

@@ -1,0 +1,338 @@
+// gw doctor: is this set-up able to work? One line per check, for a person at a terminal, support
+// and CI alike: the configuration and where it comes from, the proxy, whether the gateway answers,
+// its TLS certificate, each key as the gateway judges it, and this computer's clock against the
+// gateway's. Everything within the command's one deadline (--timeout); the exit code is that of
+// the first failing check in the order shown (the most fundamental failure); --json prints the
+// same as one document.
+import { Command } from 'commander';
+import type { Clock } from '../cmdutil/clock.js';
+import type { Factory, GatewayTarget } from '../cmdutil/factory.js';
+import { withHelp } from '../cmdutil/help.js';
+import { describeSource, type ResolvedConfig, type Setting, type Source } from '../config/resolve.js';
+import { ExitCode, GwError } from '../errors.js';
+import type { GatewayClient } from '../gateway/gateway.js';
+import { proxyLabel, type ProxyConfig } from '../gateway/proxy.js';
+import type { TlsInfo, TransportObserver } from '../gateway/transport.js';
+import type { IOStreams } from '../output/iostreams.js';
+
+export interface DoctorOptions {
+  io: IOStreams;
+  clock: Clock;
+  config: () => Promise<ResolvedConfig>;
+  connect: (target: GatewayTarget, observer: TransportObserver) => Promise<GatewayClient>;
+  proxyFor: (baseUrl: URL) => Promise<ProxyConfig | undefined>;
+  /** Remembers the merchant's currencies for shell completion (optional). */
+  remember?: (baseUrl: URL, currencies: readonly string[]) => Promise<void>;
+}
+
+export type CheckName = 'config' | 'proxy' | 'gateway' | 'tls' | 'merchantKey' | 'payoutKey' | 'clock';
+export type CheckStatus = 'ok' | 'fail' | 'skip';
+
+export interface Check {
+  name: CheckName;
+  status: CheckStatus;
+  detail: string;
+  hint?: string;
+  /** The exit code this failure stands for. */
+  exitCode?: number;
+}
+
+const LABELS: Record<CheckName, string> = {
+  config: 'configuration',
+  proxy: 'proxy',
+  gateway: 'gateway reachable',
+  tls: 'TLS',
+  merchantKey: 'merchant key',
+  payoutKey: 'payout key',
+  clock: 'clock',
+};
+
+/** A clock further off than this makes expiry times and "minutes left" misleading. */
+export const MAX_CLOCK_SKEW_MS = 30_000;
+
+export function newCmdDoctor(f: Factory, runF: (opts: DoctorOptions) => Promise<void> = doctorRun): Command {
+  return withHelp(
+    new Command('doctor')
+      .description('check the set-up: configuration, proxy, gateway reachable, TLS, each key, clock (for CI and support)')
+      .action(async () => {
+        const { rememberCurrencies } = await import('./completion.js');
+        return runF({
+          io: f.io,
+          clock: f.clock,
+          config: () => f.config(),
+          connect: (target, observer) => f.connect(target, observer),
+          proxyFor: (url) => f.proxyFor(url),
+          remember: (baseUrl, currencies) => rememberCurrencies(f.env, f.origin.home, baseUrl, currencies),
+        });
+      }),
+    {
+      examples: ['gw doctor', 'gw doctor --profile shop', 'gw doctor --json --timeout 10 || exit 1', 'gw doctor --sandbox'],
+      json: '{"ok": true | false, "exitCode": 0, "checks": [{"name": "config" | "proxy" | "gateway" | "tls" | "merchantKey" | "payoutKey" | "clock", "status": "ok" | "fail" | "skip", "detail", "hint"?, "exitCode"?}]}',
+      notes:
+        'One deadline for all checks (--timeout, default 15 s). Exit 0 when every check passes, else the exit code of the first failing check: 78 configuration or clock, 69 unreachable or TLS, 75 timed out, 77 a key refused. A payout key that is not set is not checked (only gw balance needs it). The report is printed in full either way.',
+    },
+  );
+}
+
+function keySource(setting: Setting<string>): string {
+  return describeSource(setting.source);
+}
+
+/** "baseUrl from …; merchant key from …": where the values doctor uses come from. */
+function describeConfig(c: ResolvedConfig): string {
+  const parts: string[] = [];
+  const from = (label: string, source: Source | undefined): void => {
+    if (source !== undefined) parts.push(`${label} from ${describeSource(source)}`);
+  };
+  from('base URL', c.baseUrl?.source);
+  from('merchant key', c.merchantKey?.source);
+  from('payout key', c.payoutKey?.source);
+  if (c.profile !== undefined) parts.push(`profile ${c.profile.value}`);
+  const files = c.files.length === 0 ? 'no config file' : `files: ${c.files.map((f) => `${f.file} (${f.level})`).join(', ')}`;
+  return `${parts.join('; ')}; ${files}`;
+}
+
+function describeTls(tls: TlsInfo): string {
+  const names =
+    tls.names.length === 0 ? '' : ` (certificate for ${tls.names.slice(0, 3).join(', ')}${tls.names.length > 3 ? ` and ${tls.names.length - 3} more` : ''}`;
+  const issuer = tls.issuer === undefined ? '' : `, issued by ${tls.issuer}`;
+  const until = tls.validTo === undefined ? '' : `, valid until ${tls.validTo}`;
+  const protocol = tls.protocol === undefined ? '' : `, ${tls.protocol}`;
+  return `certificate valid for ${tls.hostname}${names}${names ? `${issuer}${until}${protocol})` : ''}`;
+}
+
+function skewText(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return `${s >= 0 ? '+' : '−'}${Math.abs(s)} s`;
+}
+
+type Outcome<T> = { value: T } | { error: GwError };
+
+async function attempt<T>(work: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { value: await work() };
+  } catch (error) {
+    if (error instanceof GwError) return { error };
+    throw error;
+  }
+}
+
+export async function doctorRun(opts: DoctorOptions): Promise<void> {
+  const { io } = opts;
+  const checks: Check[] = [];
+  const width = Math.max(...Object.values(LABELS).map((l) => l.length));
+  const emit = (check: Check): void => {
+    checks.push(check);
+    if (io.json) return;
+    const { chalk } = io;
+    const mark = check.status === 'ok' ? chalk.green('✓') : check.status === 'fail' ? chalk.red('✗') : chalk.dim('–');
+    io.out(`${mark} ${LABELS[check.name].padEnd(width)}  ${check.detail}\n`);
+    if (check.hint !== undefined && check.status === 'fail') io.out(`  ${' '.repeat(width)}  ${chalk.dim(`hint: ${check.hint}`)}\n`);
+  };
+  const fail = (name: CheckName, error: GwError, prefix = ''): void =>
+    emit({ name, status: 'fail', detail: `${prefix}${error.message}`, ...(error.hint !== undefined && { hint: error.hint }), exitCode: error.exitCode });
+  const skipRest = (from: CheckName, why: string): void => {
+    const order: CheckName[] = ['config', 'proxy', 'gateway', 'tls', 'merchantKey', 'payoutKey', 'clock'];
+    for (const name of order.slice(order.indexOf(from)))
+      if (!checks.some((c) => c.name === name)) emit({ name, status: 'skip', detail: `not checked: ${why}` });
+  };
+
+  io.sandboxBanner();
+  await (async () => {
+    // 1. Configuration.
+    const config = await attempt(opts.config);
+    if ('error' in config) {
+      fail('config', config.error);
+      return skipRest('proxy', 'the configuration has a problem');
+    }
+    const c = config.value;
+    const baseUrl = c.baseUrl;
+    if (baseUrl === undefined) {
+      emit({
+        name: 'config',
+        status: 'fail',
+        detail: 'no gateway base URL is configured',
+        hint: 'run gw init, or gw config set baseUrl https://…',
+        exitCode: ExitCode.CONFIG,
+      });
+      return skipRest('proxy', 'no gateway to check');
+    }
+    emit({ name: 'config', status: 'ok', detail: describeConfig(c) });
+
+    // 2. Proxy.
+    const proxy = await attempt(() => opts.proxyFor(baseUrl.value));
+    if ('error' in proxy) {
+      fail('proxy', proxy.error);
+      return skipRest('gateway', 'the proxy setting cannot be used');
+    }
+    emit({
+      name: 'proxy',
+      status: 'ok',
+      detail: proxy.value === undefined ? 'none: direct connection' : `${proxyLabel(proxy.value)} (from ${proxy.value.variable})`,
+    });
+
+    // 3–7. One client; the first request shows whether the gateway answers, its TLS and its clock.
+    const seen: { connected: boolean; tls?: TlsInfo; failedStage?: string; status?: number; ms?: number; skewMs?: number; date?: string } = {
+      connected: false,
+    };
+    const started = opts.clock.now();
+    const observer: TransportObserver = {
+      onConnect: (info) => {
+        seen.connected = true;
+        if (info.tls !== undefined) seen.tls = info.tls;
+      },
+      onConnectFailed: ({ stage }) => {
+        seen.failedStage = stage;
+      },
+      onResponse: (info) => {
+        if (seen.status !== undefined) return;
+        seen.status = info.status;
+        seen.ms = opts.clock.now() - started;
+        if (info.date !== undefined) {
+          const date = Date.parse(info.date);
+          if (!Number.isNaN(date)) {
+            seen.date = info.date;
+            // The Date header has whole seconds: up to one second behind the moment it was sent.
+            seen.skewMs = date + 500 - opts.clock.now();
+          }
+        }
+      },
+    };
+    const client = await opts.connect(
+      {
+        baseUrl,
+        timeoutMs: c.timeoutMs.value,
+        ...(c.merchantKey && { merchantKey: c.merchantKey }),
+        ...(c.payoutKey && { payoutKey: c.payoutKey }),
+      },
+      observer,
+    );
+    const merchant = c.merchantKey;
+    const payout = c.payoutKey;
+    const checkMerchant = (): Promise<Outcome<number>> => attempt(async () => (await client.acceptedCurrencies()).length);
+    const checkPayout = (): Promise<Outcome<number>> => attempt(async () => (await client.balances()).length);
+    let merchantOutcome: Outcome<number> | undefined;
+    let currencies: string[] = [];
+    let first: Outcome<unknown>;
+    if (merchant !== undefined) {
+      first = merchantOutcome = await attempt(async () => {
+        const list = await client.acceptedCurrencies();
+        currencies = list.map((s) => s.raw());
+        return list.length;
+      });
+    } else if (payout !== undefined) {
+      first = await checkPayout();
+    } else {
+      first = await attempt(() => client.rate('BTC', 'USDT'));
+    }
+    const https = baseUrl.value.protocol === 'https:';
+    const where = baseUrl.value.host;
+
+    if (seen.status === undefined) {
+      // No answer at all: say how far the connection got.
+      const error = 'error' in first ? first.error : new GwError(ExitCode.UNAVAILABLE, `no answer from ${where}`);
+      if (seen.failedStage === 'tls') {
+        emit({ name: 'gateway', status: 'ok', detail: `${where} accepts connections` });
+        fail('tls', error);
+        return skipRest('merchantKey', 'the TLS connection failed');
+      }
+      fail('gateway', error);
+      if (seen.connected && seen.tls !== undefined) emit({ name: 'tls', status: 'ok', detail: describeTls(seen.tls) });
+      return skipRest('tls', 'the gateway did not answer');
+    }
+    emit({ name: 'gateway', status: 'ok', detail: `${baseUrl.value.origin} answers (HTTP ${seen.status}, ${Math.max(0, Math.round(seen.ms ?? 0))} ms)` });
+    if (https && seen.tls !== undefined) emit({ name: 'tls', status: 'ok', detail: describeTls(seen.tls) });
+    else
+      emit({
+        name: 'tls',
+        status: 'skip',
+        detail: https ? 'not checked: the connection was reused' : `not used: http:// to a loopback host (${baseUrl.value.hostname})`,
+      });
+
+    // Keys.
+    if (merchant === undefined) {
+      emit({
+        name: 'merchantKey',
+        status: 'fail',
+        detail: 'not set (needed for pay and currencies)',
+        hint: 'gw config set merchantKey, GATEWAY_MERCHANT_KEY, or gw init',
+        exitCode: ExitCode.CONFIG,
+      });
+    } else {
+      const outcome = merchantOutcome ?? (await checkMerchant());
+      if ('value' in outcome) {
+        emit({ name: 'merchantKey', status: 'ok', detail: `accepted: ${outcome.value} currencies (key from ${keySource(merchant)})` });
+        // For shell completion; not for the embedded sandbox, whose address changes every run.
+        if (currencies.length > 0 && baseUrl.source.kind !== 'sandbox') await opts.remember?.(baseUrl.value, currencies).catch(() => undefined);
+      } else {
+        const refused = outcome.error.exitCode === ExitCode.NOPERM;
+        emit({
+          name: 'merchantKey',
+          status: 'fail',
+          detail: `${refused ? 'refused: ' : ''}${outcome.error.message} (key from ${keySource(merchant)})`,
+          ...(outcome.error.hint !== undefined && { hint: outcome.error.hint }),
+          exitCode: outcome.error.exitCode,
+        });
+      }
+    }
+    if (payout === undefined) {
+      emit({ name: 'payoutKey', status: 'skip', detail: 'not set (only gw balance needs it)' });
+    } else {
+      const outcome = merchant === undefined ? (first as Outcome<number>) : await checkPayout();
+      if ('value' in outcome) {
+        emit({
+          name: 'payoutKey',
+          status: 'ok',
+          detail: `accepted: ${outcome.value} balance${outcome.value === 1 ? '' : 's'} (key from ${keySource(payout)})`,
+        });
+      } else {
+        const refused = outcome.error.exitCode === ExitCode.NOPERM;
+        emit({
+          name: 'payoutKey',
+          status: 'fail',
+          detail: `${refused ? 'refused: ' : ''}${outcome.error.message} (key from ${keySource(payout)})`,
+          ...(outcome.error.hint !== undefined && { hint: outcome.error.hint }),
+          exitCode: outcome.error.exitCode,
+        });
+      }
+    }
+
+    // Clock.
+    if (seen.skewMs === undefined) {
+      emit({ name: 'clock', status: 'skip', detail: 'not checked: the gateway sent no Date header' });
+    } else if (Math.abs(seen.skewMs) <= MAX_CLOCK_SKEW_MS) {
+      emit({ name: 'clock', status: 'ok', detail: `in step with the gateway (${skewText(seen.skewMs)}, to the second)` });
+    } else {
+      emit({
+        name: 'clock',
+        status: 'fail',
+        detail: `this computer's clock is ${skewText(-seen.skewMs).replace(/^[+−]/, '')} ${seen.skewMs > 0 ? 'behind' : 'ahead of'} the gateway's (Date: ${seen.date})`,
+        hint: 'expiry times and minutes left would be wrong: set the clock right (e.g. timedatectl set-ntp true)',
+        exitCode: ExitCode.CONFIG,
+      });
+    }
+  })();
+
+  const failed = checks.filter((c) => c.status === 'fail');
+  const worst = failed[0];
+  const exitCode = worst?.exitCode ?? (worst ? ExitCode.SOFTWARE : ExitCode.OK);
+  if (io.json) {
+    io.printJson({
+      ok: failed.length === 0,
+      exitCode,
+      checks: checks.map((c) => ({
+        name: c.name,
+        status: c.status,
+        detail: c.detail,
+        ...(c.hint !== undefined && { hint: c.hint }),
+        ...(c.exitCode !== undefined && { exitCode: c.exitCode }),
+      })),
+    });
+  } else {
+    const passed = checks.filter((c) => c.status === 'ok').length;
+    io.out(failed.length === 0 ? `\nAll ${passed} checks passed.\n` : '');
+  }
+  if (worst !== undefined) {
+    throw new GwError(exitCode as ExitCode, `${failed.length} of ${checks.length} checks failed: ${failed.map((c) => LABELS[c.name]).join(', ')}`);
+  }
+}

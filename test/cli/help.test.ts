@@ -1,0 +1,59 @@
+// Help that teaches, read at 60 and 120 columns: every command's help lists the global options in
+// their own section, the JSON it prints and examples, wrapped to the terminal up to 100 columns;
+// gw help <command> is the same and exits 0; a usage error shows the command's usage line and
+// points to its own --help.
+import { describe, expect, it } from 'vitest';
+import { runGw } from '../support/cli.js';
+
+const COMMANDS = ['init', 'currencies', 'pay', 'balance', 'rate', 'config', 'config set', 'config get', 'config unset', 'doctor', 'sandbox', 'completion'];
+
+describe.each([60, 120])('help at %i columns', (columns) => {
+  const limit = Math.min(columns, 100);
+
+  it.each(COMMANDS)('gw %s --help: Global Options, JSON output (where there is one), Examples; prose within the width', async (command) => {
+    const r = await runGw([...command.split(' '), '--help'], { width: columns, stdoutTTY: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    const out = r.stdout;
+    expect(out).toMatch(new RegExp(`^Usage: gw ${command} `));
+    expect(out).toContain('\nGlobal Options:\n');
+    expect(out).toMatch(/\n {2}--json(?: {2,}|\n {6})print one JSON document/); // two columns, or stacked when narrow
+    expect(out).toContain('\nExamples:\n  $ ');
+    if (command !== 'completion') expect(out).toContain('\nJSON output (--json):\n');
+    const long = out.split('\n').filter((line) => [...line].length > limit && !line.startsWith('  $ '));
+    expect(long).toEqual([]);
+  });
+
+  it('gw --help: commands, examples and exit codes within the width', async () => {
+    const r = await runGw(['--help'], { width: columns, stdoutTTY: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/\nCommands:\n {2}init \[options\](?: +|\n {6})set up gw/);
+    expect(r.stdout).toMatch(/\nExit codes: 0 ok, 1 refused, 64 usage/);
+    expect(r.stdout.split('\n').filter((line) => [...line].length > limit && !line.startsWith('  $ '))).toEqual([]);
+  });
+});
+
+describe('help and usage errors', () => {
+  it('gw help <command> prints that command’s help and exits 0', async () => {
+    const viaHelp = await runGw(['help', 'doctor'], { width: 80 });
+    const viaFlag = await runGw(['doctor', '--help'], { width: 80 });
+    expect(viaHelp.exitCode).toBe(0);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+  });
+
+  it('a usage error: one line, then the command’s usage and its own --help (nested commands too)', async () => {
+    const r = await runGw(['doctor', 'now']);
+    expect(r.exitCode).toBe(64);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("gw: too many arguments for 'doctor'. Expected 0 arguments but got 1.\nhint: usage: gw doctor [options]; see gw doctor --help\n");
+    const nested = await runGw(['config', 'get']);
+    expect(nested.exitCode).toBe(64);
+    expect(nested.stderr).toMatch(/^gw: missing required argument 'key'\nhint: usage: gw config get \[options\] <key>; see gw config get --help\n$/);
+    const shell = await runGw(['completion', 'powershell']);
+    expect(shell.exitCode).toBe(64);
+    expect(shell.stderr).toMatch(/gw completes bash, zsh, fish\nhint: usage: gw completion \[options\] <shell>; see gw completion --help/);
+    const theme = await runGw(['pay', '1', 'BTC', '--qr-theme', 'blue']);
+    expect(theme.exitCode).toBe(64);
+    expect(theme.stderr).toMatch(/option '--qr-theme <theme>' argument 'blue' is invalid\. Allowed choices are dark, light\./);
+  });
+});

@@ -1,0 +1,210 @@
+// initRun with IOStreams.test() and a scripted prompter, against the embedded sandbox on
+// 127.0.0.1: what it asks and in which order, a refused key named and asked again, the file it
+// writes (0600, YAML, profile or top level, other settings kept), Ctrl-C leaving nothing behind,
+// and the non-interactive path for scripts (flags and environment, live checks, exit codes).
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initRun, type InitOptions } from '../../src/commands/init.js';
+import { createFactory } from '../../src/cmdutil/factory.js';
+import { IOStreams } from '../../src/output/iostreams.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { emptyDir } from '../support/cli.js';
+import { refusedPort } from '../support/misbehaving-gateway.js';
+import { ScriptedPrompter, type Answer } from '../support/prompter.js';
+import { withSandbox } from '../support/sandbox.js';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await withSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+interface Run {
+  home: string;
+  file: string;
+  stdout: string;
+  stderr: string;
+  error?: unknown;
+  prompter?: ScriptedPrompter;
+}
+
+async function init(options: {
+  answers?: Answer[];
+  yes?: boolean;
+  verify?: boolean;
+  sandbox?: boolean;
+  flags?: InitOptions['flags'];
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  json?: boolean;
+}): Promise<Run> {
+  const home = options.home ?? emptyDir('gw-init-');
+  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), ...options.env };
+  const prompter = options.answers === undefined ? undefined : new ScriptedPrompter(options.answers);
+  const t = IOStreams.test({ color: false, ...(prompter && { prompter, stdinTTY: true, stderrTTY: true }), ...(options.json && { json: true }) });
+  const f = createFactory({ io: t.io, env, cwd: home, home, interrupt: new AbortController().signal });
+  f.applyGlobals({ ...(options.json && { json: true }) });
+  let error: unknown;
+  try {
+    await initRun({
+      io: t.io,
+      yes: options.yes ?? false,
+      verify: options.verify ?? true,
+      sandbox: options.sandbox ?? false,
+      flags: options.flags ?? {},
+      env,
+      home,
+      connect: (target) => f.connect(target),
+      releaseDeadline: () => f.releaseDeadline(),
+    });
+  } catch (e) {
+    error = e;
+  } finally {
+    await f.close();
+  }
+  return { home, file: path.join(home, '.config', 'gateway', 'config.yaml'), stdout: t.stdout(), stderr: t.stderr(), error, ...(prompter && { prompter }) };
+}
+
+describe('gw init on a terminal (scripted answers)', () => {
+  it('asks gateway, URL, keys (no echo), profile; checks each key live; writes 0600; says what it wrote where', async () => {
+    const r = await init({
+      answers: [
+        { ask: /^Which gateway\?/, kind: 'select', answer: 'url' },
+        { ask: /^Gateway base URL/, kind: 'input', answer: sandbox.url },
+        { ask: /^Merchant API key/, kind: 'secret', answer: sandbox.merchantKey },
+        { ask: /^Payout API key/, kind: 'secret', answer: sandbox.payoutKey },
+        { ask: /^Profile name/, kind: 'input', answer: '' },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.prompter?.done).toBe(true);
+    expect(readFileSync(r.file, 'utf8')).toBe(`baseUrl: "${sandbox.url}"\nmerchantKey: "${sandbox.merchantKey}"\npayoutKey: "${sandbox.payoutKey}"\n`);
+    expect(statSync(r.file).mode & 0o777).toBe(0o600);
+    expect(r.stderr).toMatch(/✓ merchant key accepted \(\d+ accepted currencies\)/);
+    expect(r.stderr).toMatch(/✓ payout key accepted/);
+    expect(r.stdout).toContain(`Created ${r.file} (mode 0600):`);
+    expect(r.stdout).toMatch(/merchantKey\s+••••-key\s+✓ accepted/);
+    expect(r.stderr).toMatch(/gw doctor\s+# checks the set-up/);
+    expect(r.stdout + r.stderr).not.toContain(sandbox.merchantKey);
+  });
+
+  it('a refused key: says which and why, asks again; an unchecked payout key can be left out; a named profile', async () => {
+    const r = await init({
+      answers: [
+        { ask: /^Which gateway\?/, answer: 'url' },
+        { ask: /^Gateway base URL/, answer: 'http://gateway.example' }, // refused by validation: plain http
+        { ask: /^Gateway base URL/, answer: sandbox.url },
+        { ask: /^Merchant API key/, answer: 'mk_wrong_000011112222' },
+        { ask: /^What now with the merchant key\?/, kind: 'select', answer: 'again' },
+        { ask: /^Merchant API key/, answer: sandbox.merchantKey },
+        { ask: /^Payout API key/, answer: 'pk_wrong_333344445555' },
+        { ask: /^What now with the payout key\?/, kind: 'select', answer: 'skip' },
+        { ask: /^Profile name/, answer: 'shop' },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.prompter?.asked.find((q) => q.message.startsWith('Gateway base URL'))?.validation).toMatch(/plain http/);
+    expect(r.stderr).toMatch(/✗ merchant key refused: Invalid merchant API key/);
+    expect(r.stderr).toMatch(/✗ payout key refused: /);
+    expect(readFileSync(r.file, 'utf8')).toBe(`profiles:\n  shop:\n    baseUrl: "${sandbox.url}"\n    merchantKey: "${sandbox.merchantKey}"\n`);
+    expect(r.stdout).toContain('(mode 0600, profile shop)');
+    expect(r.stderr).toContain('gw --profile shop doctor');
+    expect(r.stdout + r.stderr).not.toMatch(/mk_wrong_000011112222|pk_wrong_333344445555/);
+  });
+
+  it('Ctrl-C at a question: exit 130 and the existing file untouched, no temporary file left', async () => {
+    const home = emptyDir('gw-init-');
+    const dir = path.join(home, '.config', 'gateway');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(dir, 'config.yaml'), '# mine\ntimeout: 9\n', { mode: 0o600 });
+    const r = await init({
+      home,
+      answers: [
+        { ask: /^Which gateway\?/, answer: 'url' },
+        { ask: /^Gateway base URL/, answer: sandbox.url },
+        { ask: /^Merchant API key/, interrupt: true },
+      ],
+    });
+    expect(r.error).toMatchObject({ exitCode: 130 });
+    expect(readFileSync(r.file, 'utf8')).toBe('# mine\ntimeout: 9\n');
+    expect(readdirSync(dir)).toEqual(['config.yaml']);
+  });
+
+  it('keeps the rest of an existing file, and asks before replacing what is there', async () => {
+    const home = emptyDir('gw-init-');
+    const dir = path.join(home, '.config', 'gateway');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(dir, 'config.yaml'), `# mine\ntimeout: 9\nbaseUrl: ${sandbox.url}\nmerchantKey: ${sandbox.merchantKey}\n`, { mode: 0o600 });
+    const r = await init({
+      home,
+      answers: [
+        { ask: /^Which gateway\?/, answer: 'url' },
+        { ask: /^Gateway base URL/, answer: '' }, // the default: the URL already there
+        { ask: /^Merchant API key \(Enter keeps ••••-key\)/, answer: '' },
+        { ask: /^Payout API key/, answer: '' },
+        { ask: /^Profile name/, answer: '' },
+        { ask: /already has baseUrl, merchantKey: replace\?/, kind: 'confirm', answer: true },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    expect(readFileSync(r.file, 'utf8')).toBe(`# mine\ntimeout: 9\nbaseUrl: "${sandbox.url}"\nmerchantKey: "${sandbox.merchantKey}"\n`);
+    expect(r.stdout).toContain(`Updated ${r.file}`);
+  });
+});
+
+describe('gw init for scripts (--yes, or no terminal)', () => {
+  it('flags and environment, each key checked; JSON summary with masked keys', async () => {
+    const r = await init({
+      yes: true,
+      json: true,
+      flags: { baseUrl: sandbox.url },
+      env: { GATEWAY_MERCHANT_KEY: sandbox.merchantKey, GATEWAY_PAYOUT_KEY: sandbox.payoutKey },
+    });
+    expect(r.error).toBeUndefined();
+    expect(JSON.parse(r.stdout)).toEqual({
+      file: r.file,
+      created: true,
+      mode: '0600',
+      profile: null,
+      settings: { baseUrl: `${sandbox.url}/`, merchantKey: '••••-key', payoutKey: '••••-key' },
+      checks: { merchantKey: 'accepted', payoutKey: 'accepted' },
+    });
+  });
+
+  it('a refused key: exit 77 naming the key and its source; nothing written', async () => {
+    const r = await init({ yes: true, flags: { baseUrl: sandbox.url, payoutKey: 'pk_wrong_987654321' }, env: { GATEWAY_MERCHANT_KEY: sandbox.merchantKey } });
+    expect(r.error).toMatchObject({
+      exitCode: 77,
+      message: expect.stringMatching(/^the gateway refused the payout key \(from --payout-key\): .*nothing was written$/),
+    });
+    expect(existsSync(r.file)).toBe(false);
+  });
+
+  it('an unreachable gateway: exit 69, nothing written; --no-verify writes without checking', async () => {
+    const url = `http://127.0.0.1:${await refusedPort()}`;
+    const r = await init({ yes: true, flags: { baseUrl: url, merchantKey: 'mk_live_123456789' } });
+    expect(r.error).toMatchObject({ exitCode: 69, hint: expect.stringContaining('--no-verify writes without checking') });
+    expect(existsSync(r.file)).toBe(false);
+    const unchecked = await init({ yes: true, verify: false, flags: { baseUrl: url, merchantKey: 'mk_live_123456789' } });
+    expect(unchecked.error).toBeUndefined();
+    expect(readFileSync(unchecked.file, 'utf8')).toContain('merchantKey: "mk_live_123456789"');
+    expect(unchecked.stdout).toMatch(/merchantKey\s+••••6789\s+not checked/);
+  });
+
+  it('no base URL and no terminal to ask: exit 64 saying what to give', async () => {
+    const r = await init({ yes: false });
+    expect(r.error).toMatchObject({ exitCode: 64, message: "gw init needs the gateway's base URL (it cannot ask: stdin is not a terminal)" });
+  });
+
+  it('--sandbox: the sandbox keys under profile "sandbox"; not running is not a failure', async () => {
+    const r = await init({ yes: true, sandbox: true });
+    expect(r.error).toBeUndefined();
+    expect(readFileSync(r.file, 'utf8')).toBe(
+      'profiles:\n  sandbox:\n    baseUrl: "http://127.0.0.1:8080"\n    merchantKey: "sandbox-merchant-key"\n    payoutKey: "sandbox-payout-key"\n',
+    );
+    expect(r.stderr).toMatch(/gw sandbox --port 8080\s+# in another terminal/);
+  });
+});
