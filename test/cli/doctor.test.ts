@@ -109,10 +109,10 @@ describe('gw doctor', () => {
     expect(check(doc, 'gateway').detail).toMatch(/^127\.0\.0\.1:\d+ accepts connections$/);
   });
 
-  it('one deadline for everything: a gateway that never answers ends at --timeout 1, exit 75', async () => {
+  it('one deadline for everything: a gateway that never answers ends at --timeout 0.3, exit 75', async () => {
     const server = await startMisbehavingGateway([hang()]);
     try {
-      const { r, doc } = await doctorJson({ ...env, GATEWAY_BASE_URL: server.url }, ['--timeout', '1']);
+      const { r, doc } = await doctorJson({ ...env, GATEWAY_BASE_URL: server.url }, ['--timeout', '0.3']);
       expect(r.exitCode).toBe(75);
       expect(r.ms).toBeLessThan(4000);
       expect(status(doc)).toMatchObject({ gateway: 'fail', merchantKey: 'skip', payoutKey: 'skip' });

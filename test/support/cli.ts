@@ -46,7 +46,9 @@ export async function runGw(argv: readonly string[], options: CliOptions = {}): 
     cwd,
     home,
     interrupt: interrupt ?? new AbortController().signal,
-    ...(clock !== undefined && { clock }),
+    // Waits (retries, polling) on a clock of the test's: starting at the real time, since servers
+    // answer with real timestamps, but never sleeping. Deadlines stay real (they are timers).
+    clock: clock ?? new ManualClock(Date.now()),
   });
   const started = Date.now();
   const exitCode = await runCli(argv, f);

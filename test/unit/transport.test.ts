@@ -5,6 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/cmdutil/clock.js';
 import { ExitCode, GwError, ProtocolError } from '../../src/errors.js';
 import {
   backoffMs,
@@ -358,12 +359,12 @@ describe('Transport: Retry-After', () => {
   it('waits as long as a Retry-After within maxDelayMs asks', async () => {
     const srv = await startServer((_req, res, i) => (i === 0 ? reply(res, 503, {}, { 'retry-after': '1' }) : reply(res, 200, { ok: 1 })));
     const logs: string[] = [];
-    const started = Date.now();
-    const answer = await transport({ baseUrl: srv.base, retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 5000 } }, logs).send(GET);
-    const elapsed = Date.now() - started;
+    const clock = new ManualClock(Date.now());
+    const options = { baseUrl: srv.base, retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 5000 }, sleep: clock.sleep.bind(clock) };
+    const answer = await transport(options, logs).send(GET);
     expect(answer.status).toBe(200);
     expect(srv.seen).toHaveLength(2);
-    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(clock.sleeps).toEqual([1000]); // waited on the injected clock, exactly as asked
     expect(logs).toContain('gw: retrying in 1000 ms (HTTP 503)');
   });
 });
