@@ -24,6 +24,10 @@ function load() {
   const fs = require('node:fs');
   const path = require('node:path');
   const bundle = path.join(__dirname, '..', 'dist', 'gw.cjs');
+  // V8 flags gw wants, set before anything is compiled (a code cache also records the flags it was
+  // made under): the baseline WebAssembly compiler only (Liftoff), for undici's HTTP parser
+  // (llhttp): plenty for parsing one small answer, where the optimising tier doubles the memory.
+  require('node:v8').setFlagsFromString('--liftoff-only');
   if (process.env.GW_CODE_CACHE === '0') return require(bundle);
   let source;
   try {
@@ -33,10 +37,6 @@ function load() {
   }
   const vm = require('node:vm');
   const Module = require('node:module');
-  // V8 flags gw sets anyway (the transport asks for the baseline WebAssembly compiler for undici's
-  // HTTP parser) are set before compiling: a cache records the flags it was made under, and one
-  // made after a flag changed mid-run would be rejected by every later start.
-  require('node:v8').setFlagsFromString('--liftoff-only');
   const flags = process.execArgv
     .join(' ')
     .replace(/[^A-Za-z0-9=-]+/g, '_')

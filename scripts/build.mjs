@@ -25,6 +25,7 @@ import { build, context } from 'esbuild';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const require = createRequire(import.meta.url);
@@ -108,6 +109,16 @@ const startupStubs = {
       contents: "module.exports = new Proxy({}, { get: (_, name) => require('child_process')[name] })",
       loader: 'js',
     }));
+    // chalk's colour auto-detection (supports-color) loads node:os, node:tty and node:process when
+    // chalk loads; gw never asks it (IOStreams gives every Chalk an explicit level), so it is left
+    // out: chalk's default instance, unused, gets no colour.
+    b.onResolve({ filter: /^#supports-color$/ }, (args) =>
+      /[\\/]chalk[\\/]/.test(args.importer) ? { path: 'supports-color', namespace: 'gw-no-detection' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'gw-no-detection' }, () => ({
+      contents: 'export default { stdout: false, stderr: false }; export function createSupportsColor() { return false; }',
+      loader: 'js',
+    }));
     // A dynamic import() of a Node built-in (await import('node:tls')) would stay a real import()
     // in the CommonJS bundle; code the launcher restores from its V8 cache cannot run one. As a
     // tiny bundled module it becomes esbuild's lazy require instead, loaded on first use as before.
@@ -115,6 +126,58 @@ const startupStubs = {
     b.onLoad({ filter: /.*/, namespace: 'gw-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
+
+/**
+ * Libraries only a few commands load (writing a YAML config, reading one, asking questions) are
+ * bundled into files of their own under dist/vendor/, so the bundle every command compiles and
+ * keeps in memory does not carry them. Each is reached by a dynamic import() in src/, which becomes
+ * a plain require of its vendor file (a require, not an import(): see the launcher's code cache).
+ */
+const VENDOR = [
+  { file: 'yaml.cjs', entry: "module.exports = require('yaml');", specifiers: { yaml: '' } },
+  { file: 'cosmiconfig.cjs', entry: "module.exports = require('cosmiconfig');", specifiers: { cosmiconfig: '' } },
+  {
+    file: 'prompts.cjs',
+    entry:
+      "exports.input = require('@inquirer/input').default; exports.password = require('@inquirer/password').default;" +
+      " exports.select = require('@inquirer/select').default; exports.confirm = require('@inquirer/confirm').default;",
+    specifiers: { '@inquirer/input': 'input', '@inquirer/password': 'password', '@inquirer/select': 'select', '@inquirer/confirm': 'confirm' },
+  },
+];
+
+/** The dynamic import of a vendored library, as a lazy require of its file next to the bundle. */
+const vendored = {
+  name: 'vendored',
+  setup(b) {
+    const bySpecifier = new Map(VENDOR.flatMap((v) => Object.entries(v.specifiers).map(([spec, member]) => [spec, { file: v.file, member }])));
+    const filter = new RegExp(`^(${[...bySpecifier.keys()].map(escape).join('|')})$`);
+    b.onResolve({ filter }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'gw-vendor' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'gw-vendor' }, (args) => {
+      const { file, member } = bySpecifier.get(args.path);
+      const load = `require(require('node:path').join(__dirname, 'vendor', ${JSON.stringify(file)}))`;
+      // Imported in Node's way (esbuild's node mode): `default` is module.exports itself.
+      return { contents: member === '' ? `module.exports = ${load};` : `module.exports = ${load}.${member};`, loader: 'js' };
+    });
+  },
+};
+
+async function buildVendor() {
+  for (const { file, entry } of VENDOR) {
+    await build({
+      stdin: { contents: entry, resolveDir: path.dirname(fileURLToPath(import.meta.url)), loader: 'js' },
+      outfile: `dist/vendor/${file}`,
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      minify: true,
+      legalComments: 'none',
+      external: ['typescript'],
+      plugins: [startupStubs],
+      logLevel: 'warning',
+    });
+  }
+}
 
 /**
  * The bundle must not keep a real import() except where the launcher's importer is used
@@ -139,12 +202,13 @@ const options = {
   legalComments: 'none',
   // cosmiconfig can load TypeScript configs only if the user has typescript installed; never bundle it.
   external: ['typescript'],
-  plugins: [startupStubs],
+  plugins: [startupStubs, vendored],
   define: { __GW_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
 };
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await buildVendor();
 if (process.argv.includes('--watch')) {
   // npm run dev: rebuild dist/gw.cjs on every change under src/ until Ctrl-C.
   const ctx = await context({ ...options, logLevel: 'info' });

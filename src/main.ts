@@ -17,7 +17,7 @@ const UNWIND_GRACE_MS = 1000;
 
 function main(): void {
   process.exitCode = ExitCode.SOFTWARE;
-  const io = new IOStreams({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+  const io = new IOStreams({ stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin, env: process.env });
   const interrupt = new AbortController();
   const f = createFactory({ io, env: process.env, cwd: process.cwd(), home: homedir(), interrupt: interrupt.signal });
   let finished = false;

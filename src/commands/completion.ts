@@ -15,7 +15,6 @@
 // ":files" (the shell adds file names) or ":none".
 import type { Command, Option } from 'commander';
 import { Command as CommanderCommand } from 'commander';
-import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
@@ -347,6 +346,7 @@ async function readCurrencyCache(env: NodeJS.ProcessEnv, home: string): Promise<
   const dir = cacheDir(env, home);
   if (dir === undefined) return {};
   try {
+    const { readFile } = await import('node:fs/promises');
     const data = JSON.parse(await readFile(path.join(dir, 'currencies.json'), 'utf8')) as unknown;
     if (typeof data !== 'object' || data === null) return {};
     const out: Record<string, string[]> = {};
@@ -369,6 +369,7 @@ export async function rememberCurrencies(env: NodeJS.ProcessEnv, home: string, b
   const data: Record<string, { currencies: string[] }> = {};
   for (const [key, list] of Object.entries(cache)) data[key] = { currencies: list };
   data[cacheKey(baseUrl.href)] = { currencies: clean };
+  const { mkdir } = await import('node:fs/promises');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const { writeConfigAtomic } = await import('../config/write.js');
   const file = path.join(dir, 'currencies.json');

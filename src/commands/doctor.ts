@@ -11,7 +11,7 @@ import { withHelp } from '../cmdutil/help.js';
 import { describeSource, type ResolvedConfig, type Setting, type Source } from '../config/resolve.js';
 import { ExitCode, GwError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
-import { proxyLabel, type ProxyConfig } from '../gateway/proxy.js';
+import type { ProxyConfig } from '../gateway/proxy.js';
 import type { TlsInfo, TransportObserver } from '../gateway/transport.js';
 import type { IOStreams } from '../output/iostreams.js';
 
@@ -165,6 +165,7 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
       fail('proxy', proxy.error);
       return skipRest('gateway', 'the proxy setting cannot be used');
     }
+    const { proxyLabel } = await import('../gateway/proxy.js');
     emit({
       name: 'proxy',
       status: 'ok',

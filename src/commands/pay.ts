@@ -11,9 +11,6 @@
 // On a terminal the payment is the counter screen (src/output/counter-screen.ts), drawn on a
 // cleared screen; with --wait it is redrawn in place until the payment ends, and ends on PAID (or
 // why not) in block letters. Exit codes of the wait: src/cmdutil/wait.ts.
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { parseSymbol, parseText } from '../cmdutil/args.js';
@@ -114,7 +111,7 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
         );
       }
       if (flags.waitTimeout !== undefined && flags.wait !== true) throw new UsageError('--wait-timeout needs --wait');
-      if (generated) request.orderId = generateOrderId(f.clock.now(), randomBytes);
+      if (generated) request.orderId = generateOrderId(f.clock.now(), (size) => globalThis.crypto.getRandomValues(new Uint8Array(size)));
       return runF({
         io: f.io,
         gateway: () => f.gateway(),
@@ -235,6 +232,9 @@ function parseHttpUrl(text: string, flag: string): string {
 
 /** --qr-out is checked before the payment exists: its folder must exist and be writable. */
 export async function checkQrOutWritable(file: string): Promise<void> {
+  // Loaded here, not at start-up: only --qr-out needs them.
+  const { constants } = await import('node:fs');
+  const { access, stat } = await import('node:fs/promises');
   const target = path.resolve(file);
   try {
     const existing = await stat(target).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));

@@ -17,7 +17,7 @@ import { SANDBOX_MERCHANT_KEY, type SandboxOptions } from '../sandbox/index.js';
 import type { JsonValue } from '../gateway/json.js';
 import type { DeliveryLogEntry } from '../sandbox/notify.js';
 import { bindFailure, parseHttpUrl, parseSeconds } from './listen.js';
-import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/lifecycle.js';
+import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/options.js';
 
 export interface SandboxCommandOptions {
   io: IOStreams;

@@ -17,9 +17,9 @@
 // Start-up cost: undici's index loads every dispatcher, fetch, websockets, caches and mocks
 // (~45 ms); gw talks to one origin, so it loads only undici's HTTP/1 Client and its request API.
 // undici parses HTTP with llhttp compiled to WebAssembly; V8's optimising tier roughly doubles the
-// process's memory for that compile, so the transport asks for the baseline compiler (Liftoff)
-// only, which is plenty for parsing one small answer. See README "Performance".
-import v8 from 'node:v8';
+// process's memory for that compile, so the launcher (bin/gw.cjs) asks V8 for the baseline
+// compiler (Liftoff) only, before anything is compiled: plenty for parsing one small answer. See
+// README "Performance".
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
@@ -211,7 +211,6 @@ export class Transport {
     };
     this.forward = proxy !== undefined && !https;
     this.ctx = { host: base.host, hostname, ...(proxy && { proxy }) };
-    v8.setFlagsFromString('--liftoff-only');
     if (proxy) this.log(`gw: proxy ${proxyLabel(proxy)} (from ${proxy.variable})${this.forward ? '' : ', CONNECT tunnel'}`);
   }
 

@@ -12,7 +12,6 @@
 // Commands never look at process.stdin, process.stdout, process.env or process.argv: they ask this object.
 // `IOStreams.test()` builds the same object over in-memory buffers for in-process tests.
 import { Chalk, type ChalkInstance } from 'chalk';
-import { Writable } from 'node:stream';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { QrCharset, QrTheme, TerminalQrOptions } from '../qr/terminal.js';
 import { toJson } from './json.js';
@@ -39,7 +38,11 @@ export interface InStream {
 export interface IOStreamsOptions {
   stdout: OutStream;
   stderr: OutStream;
-  stdin?: InStream;
+  /**
+   * stdin, or a function that gives it: the real process passes `() => process.stdin`, because
+   * merely touching process.stdin sets up a stream (and loads modules) that most commands never use.
+   */
+  stdin?: InStream | (() => InStream);
   env: Env;
   /** Who asks questions; default: the terminal prompts (@inquirer/prompts) on stdin and stderr. */
   prompter?: Prompter;
@@ -99,7 +102,7 @@ export function colorLevel(isTTY: boolean, noColorFlag: boolean, env: Env): 0 | 
 export class IOStreams {
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
-  readonly stdinIsTTY: boolean;
+  #stdin: InStream | undefined;
   /** Keys in use: scrubbed from everything written. The factory adds them as it learns them. */
   readonly secrets: string[] = [];
 
@@ -123,11 +126,24 @@ export class IOStreams {
   constructor(private readonly options: IOStreamsOptions) {
     this.stdoutIsTTY = options.stdout.isTTY === true;
     this.stderrIsTTY = options.stderr.isTTY === true;
-    this.stdinIsTTY = options.stdin?.isTTY === true;
+
     this.#chalk = new Chalk({ level: colorLevel(this.stdoutIsTTY, false, options.env) });
     this.#errChalk = new Chalk({ level: colorLevel(this.stderrIsTTY, false, options.env) });
     options.stdout.on?.('error', (error) => this.#recordStdoutError(error));
     this.#prompter = options.prompter;
+  }
+
+  /** stdin, set up on first use. */
+  #stdinStream(): InStream | undefined {
+    if (this.#stdin === undefined && this.options.stdin !== undefined) {
+      this.#stdin = typeof this.options.stdin === 'function' ? this.options.stdin() : this.options.stdin;
+    }
+    return this.#stdin;
+  }
+
+  /** Whether stdin is a terminal (a person could answer a question). */
+  get stdinIsTTY(): boolean {
+    return this.#stdinStream()?.isTTY === true;
   }
 
   // --- Modes ------------------------------------------------------------------------------------
@@ -187,7 +203,7 @@ export class IOStreams {
    * Keeps at most `limit` bytes: a longer input is 'too-large', read no further.
    */
   async readStdin(limit: number): Promise<Buffer | 'too-large'> {
-    const stdin = this.options.stdin;
+    const stdin = this.#stdinStream();
     const chunks: Buffer[] = [];
     let total = 0;
     if (stdin?.[Symbol.asyncIterator] === undefined) return Buffer.alloc(0);
@@ -376,7 +392,7 @@ export class IOStreams {
   async prompter(): Promise<Prompter> {
     if (this.#prompter === undefined) {
       const { TerminalPrompter } = await import('./prompter.js');
-      this.#prompter = new TerminalPrompter(this.options.stdin, this.options.stderr, this.#errChalk.level > 0);
+      this.#prompter = new TerminalPrompter(this.#stdinStream(), this.options.stderr, this.#errChalk.level > 0);
     }
     return this.#prompter;
   }
@@ -531,19 +547,19 @@ export interface TestIO {
   stderr(): string;
 }
 
-class MemoryStream extends Writable {
+/** An in-memory stdout/stderr for tests (a plain object: node:stream is not loaded for it). */
+class MemoryStream implements OutStream {
   text = '';
 
   constructor(
     readonly isTTY: boolean,
     readonly columns: number | undefined,
     readonly rows: number | undefined,
-  ) {
-    super({ decodeStrings: false });
-  }
+  ) {}
 
-  override _write(chunk: unknown, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.text += String(chunk);
-    callback();
+  write(chunk: string, callback?: (error?: Error | null) => void): boolean {
+    this.text += chunk;
+    if (callback) queueMicrotask(() => callback());
+    return true;
   }
 }

@@ -1,5 +1,5 @@
 // Questions to a person. Commands ask through a Prompter that IOStreams hands them, never through
-// process.stdin: on a terminal it is TerminalPrompter (@inquirer/prompts, reading keys on stdin and
+// process.stdin: on a terminal it is TerminalPrompter (@inquirer's prompts, reading keys on stdin and
 // drawing on stderr, so stdout keeps only the command's data); tests give a scripted one
 // (test/support/prompter.ts). Ctrl-C while a question is open is exit 130, with nothing written.
 import { interrupted } from '../errors.js';
@@ -26,7 +26,10 @@ export interface Prompter {
 
 const identity = (text: string): string => text;
 
-/** The terminal's prompts, from @inquirer/prompts (loaded on first use). */
+/**
+ * The terminal's prompts, from @inquirer (loaded on first use): each prompt's own package, not the
+ * @inquirer/prompts umbrella, whose editor prompt alone would add 0.5 MB (iconv-lite) to gw.
+ */
 export class TerminalPrompter implements Prompter {
   readonly #context: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; clearPromptOnDone: false };
   /** Without colour (NO_COLOR, --no-color): the prompts' own styling is turned off too. */
@@ -72,7 +75,7 @@ export class TerminalPrompter implements Prompter {
   }
 
   async input(q: { message: string; default?: string; validate?: Validate }): Promise<string> {
-    const { input } = await import('@inquirer/prompts');
+    const { default: input } = await import('@inquirer/input');
     return this.#ask(() =>
       input(
         this.#with({ message: q.message, ...(q.default !== undefined && { default: q.default }), ...(q.validate && { validate: q.validate }) }),
@@ -82,19 +85,19 @@ export class TerminalPrompter implements Prompter {
   }
 
   async secret(q: { message: string; validate?: Validate }): Promise<string> {
-    const { password } = await import('@inquirer/prompts');
+    const { default: password } = await import('@inquirer/password');
     // No mask and no ctrl+t reveal: nothing of the key is ever drawn.
     return this.#ask(() => password(this.#with({ message: q.message, toggleMask: false, ...(q.validate && { validate: q.validate }) }), this.#context));
   }
 
   async select<T>(q: { message: string; choices: ReadonlyArray<PromptChoice<T>>; default?: T }): Promise<T> {
-    const { select } = await import('@inquirer/prompts');
+    const { default: select } = await import('@inquirer/select');
     const choices = q.choices.map((c) => ({ name: c.name, value: c.value, ...(c.description !== undefined && { description: c.description }) }));
     return this.#ask(() => select<T>(this.#with({ message: q.message, choices, ...(q.default !== undefined && { default: q.default }) }), this.#context));
   }
 
   async confirm(q: { message: string; default?: boolean }): Promise<boolean> {
-    const { confirm } = await import('@inquirer/prompts');
+    const { default: confirm } = await import('@inquirer/confirm');
     return this.#ask(() => confirm(this.#with({ message: q.message, ...(q.default !== undefined && { default: q.default }) }), this.#context));
   }
 }

@@ -20,10 +20,7 @@ import { fromBaseUnits, fractionDigits, toBaseUnits } from '../money/decimal.js'
 export type Outcome = 'paid' | 'underpaid' | 'expired' | 'failed';
 export const OUTCOMES: readonly Outcome[] = ['paid', 'underpaid', 'expired', 'failed'];
 
-/** Seconds from creation to the final state, by default. */
-export const DEFAULT_SETTLE_SECONDS = 10;
-/** Bounds of the settle time (`gw sandbox --settle`). */
-export const SETTLE_SECONDS = { min: 1, max: 3600 } as const;
+export { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from './options.js';
 
 /** Share of the settle time a payment waits before its transaction is seen. */
 const CONFIRMING_SHARE = 0.4;

@@ -4,6 +4,11 @@ import type { DeliveryOptions } from './notify.js';
 import path from 'node:path';
 import type { SandboxGateway } from './gateway.js';
 
+/** Seconds from a payment's creation to its final state, by default (lifecycle.ts). */
+export const DEFAULT_SETTLE_SECONDS = 10;
+/** Bounds of the settle time (`gw sandbox --settle`). */
+export const SETTLE_SECONDS = { min: 1, max: 3600 } as const;
+
 export const SANDBOX_MERCHANT_KEY = 'sandbox-merchant-key';
 export const SANDBOX_PAYOUT_KEY = 'sandbox-payout-key';
 /** The versioned API's general key (balance and rate under /v1/general), in the `general_api_key` header. */

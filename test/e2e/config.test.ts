@@ -89,3 +89,17 @@ describe('JavaScript config files', () => {
     expect(r.stderr).toMatch(/^gw: reading the config files took longer than 0\.5 s\n/);
   }, 10_000);
 });
+
+describe('libraries outside the main bundle (dist/vendor)', () => {
+  it('a YAML config is read and written through the built binary (cosmiconfig and yaml are vendored)', async () => {
+    const home = tempDir();
+    writeFile(home, '.config/gateway/config.yaml', `# the team's gateway\nbaseUrl: "${sandbox.url}"\ntimeout: 5\n`);
+    const read = await gw(['config', '--json'], { cwd: home });
+    expect(read.exitCode, read.stderr).toBe(0);
+    expect((JSON.parse(read.stdout) as ConfigDoc).settings.baseUrl?.value).toBe(`${sandbox.url}/`);
+    const written = await gw(['config', 'set', 'timeout', '7'], { cwd: home });
+    expect(written.exitCode, written.stderr).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(path.join(home, '.config/gateway/config.yaml'), 'utf8')).toBe(`# the team's gateway\nbaseUrl: "${sandbox.url}"\ntimeout: 7\n`);
+  });
+});
