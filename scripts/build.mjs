@@ -22,7 +22,9 @@
 // against, or was not part of the bundle at all (a STUBS/PATCHES entry that matched nothing).
 // Written against undici 7.30.2; when an upgrade trips a check, re-read the file and update.
 import { build, context } from 'esbuild';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -220,5 +222,26 @@ if (process.argv.includes('--watch')) {
     if (used.get(file)) continue;
     rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
     fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
+  }
+  writeCodeCache();
+}
+
+/**
+ * Writes the launcher's V8 code cache for this Node (see bin/gw.cjs) by running gw once, so an
+ * install starts fast from its first command. A small run (`gw config --json`, in an empty home)
+ * keeps the cache to what every command compiles at start. Never a reason for the build to fail.
+ */
+function writeCodeCache() {
+  const home = mkdtempSync(path.join(tmpdir(), 'gw-build-'));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GATEWAY_') && !/_proxy$/i.test(k)));
+  try {
+    spawnSync(process.execPath, [fileURLToPath(new URL('../bin/gw.cjs', import.meta.url)), 'config', '--json'], {
+      cwd: home,
+      env: { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), NO_COLOR: '1' },
+      stdio: 'ignore',
+      timeout: 10_000,
+    });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,77 @@
+// The launcher's V8 code cache (bin/gw.cjs) is only ever an optimisation: gw gives the same
+// answers with it, without it (GW_CODE_CACHE=0), and with a cache V8 rejects (corrupt, or made by
+// another Node), which it then replaces. Run on a private copy of the built package, so that
+// corrupting its cache cannot disturb the other tests.
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { ROOT, tempDir } from '../support/gw.js';
+import { sandboxEnv, withSandbox } from '../support/sandbox.js';
+
+let sandbox: RunningSandbox;
+let copy: string;
+
+beforeAll(async () => {
+  sandbox = await withSandbox();
+  copy = tempDir('gw-cache-');
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(ROOT, part), path.join(copy, part), { recursive: true });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const cacheFiles = (): string[] => readdirSync(path.join(copy, 'dist')).filter((f) => f.endsWith('.cache'));
+
+async function run(args: string[], extraEnv: Record<string, string> = {}): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const home = tempDir();
+  const r = await execa(process.execPath, [path.join(copy, 'bin', 'gw.cjs'), ...args], {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? '', HOME: home, ...sandboxEnv(sandbox), ...extraEnv },
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 20_000,
+  });
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+describe('the code cache', () => {
+  const RATE = ['rate', 'BTC', 'USDT', '--json'];
+
+  it('the build wrote one for this Node, and gw gives the same answer with it and without it', async () => {
+    expect(cacheFiles()).toEqual([`gw.cjs.${process.version}-${process.arch}.cache`]);
+    const withCache = await run(RATE);
+    const without = await run(RATE, { GW_CODE_CACHE: '0' });
+    expect(withCache).toEqual({ exitCode: 0, stdout: without.stdout, stderr: '' });
+    expect(JSON.parse(without.stdout)).toMatchObject({ from: 'BTC', to: 'USDT' });
+  });
+
+  it('a corrupt cache is rejected, gw works as usual, and the cache is written anew', async () => {
+    const [file = ''] = cacheFiles();
+    const full = path.join(copy, 'dist', file);
+    writeFileSync(full, Buffer.alloc(4096, 0x5a));
+    const r = await run(RATE);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const renewed = readFileSync(full);
+    expect(renewed.equals(Buffer.alloc(4096, 0x5a))).toBe(false);
+    expect(statSync(full).size).toBeGreaterThan(10_000);
+  });
+
+  it('a JavaScript config (a real import()) loads through the cached bundle', async () => {
+    const home = tempDir();
+    writeFileSync(path.join(home, '.gatewayrc.mjs'), `export default { baseUrl: ${JSON.stringify(sandbox.url)}, timeout: 4 };\n`);
+    const r = await execa(process.execPath, [path.join(copy, 'bin', 'gw.cjs'), 'config', '--json'], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect((JSON.parse(String(r.stdout)) as { settings: { timeout: { value: string } } }).settings.timeout.value).toBe('4 s');
+  });
+});
