@@ -18,9 +18,9 @@
 // bound per run, default 60).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -127,7 +127,15 @@ function rssOf(pid) {
 }
 
 async function startListener(json) {
-  const env = { ...process.env, NO_COLOR: '1', GATEWAY_MERCHANT_KEY: MERCHANT_KEY, GATEWAY_PAYOUT_KEY: PAYOUT_KEY };
+  const home = mkdtempSync(path.join(tmpdir(), 'gw-bench-listen-'));
+  const env = {
+    ...process.env,
+    NO_COLOR: '1',
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    GATEWAY_MERCHANT_KEY: MERCHANT_KEY,
+    GATEWAY_PAYOUT_KEY: PAYOUT_KEY,
+  };
   for (const k of Object.keys(env)) if (k.startsWith('GATEWAY_') && !k.endsWith('_KEY')) delete env[k];
   const args = [gwBin, 'listen', '--port', '0', '--path', '/hooks', ...(json ? ['--json'] : [])];
   const child = taskset

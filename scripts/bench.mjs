@@ -20,13 +20,16 @@ const work = mkdtempSync(path.join(tmpdir(), 'gw-bench-'));
 const rssReporter = path.join(work, 'rss.cjs');
 writeFileSync(rssReporter, "process.on('exit',()=>{require('fs').writeSync(2,'\\nRSS_KB='+process.resourceUsage().maxRSS+'\\n')});\n");
 
+/** Exit codes a run may end with: 0, and 8 for `gw status` of a payment still open. */
+const SUCCESS_CODES = [0, 8];
+
 function run(argv, env) {
   const [cmd, ...args] = gnuTime ? [gnuTime, '-f', 'RSS_KB=%M', ...argv] : [argv[0], '-r', rssReporter, ...argv.slice(1)];
   const started = process.hrtime.bigint();
   const child = spawnSync(cmd, args, { cwd: work, env, encoding: 'utf8' });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const rss = Number(/RSS_KB=(\d+)/.exec(child.stderr)?.[1] ?? NaN);
-  if (child.status !== 0) throw new Error(`${argv.join(' ')} exited ${child.status}: ${child.stderr}`);
+  if (!SUCCESS_CODES.includes(child.status)) throw new Error(`${argv.join(' ')} exited ${child.status}: ${child.stderr}`);
   return { ms, rss };
 }
 
@@ -57,8 +60,15 @@ function compare(name, a, b) {
   return row;
 }
 
-// The sandbox gateway, served by gw itself.
-const env = { ...process.env, NO_COLOR: '1' };
+// The sandbox gateway, served by gw itself. A home of its own: the sandbox journal and any
+// configuration lookup stay inside the bench's temporary directory.
+const env = {
+  ...process.env,
+  NO_COLOR: '1',
+  HOME: work,
+  XDG_STATE_HOME: path.join(work, 'state'),
+  XDG_CONFIG_HOME: path.join(work, 'config'),
+};
 for (const k of Object.keys(env)) if (k.startsWith('GATEWAY_')) delete env[k];
 const server = spawn(process.execPath, [gwBin, 'sandbox', '--json', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
@@ -86,6 +96,11 @@ req.end(JSON.stringify({ fromCurrency: 'BTC', toCurrency: 'USDT' }));
 
 const gwEnv = { ...env, GATEWAY_BASE_URL: url, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key' };
 const node = process.execPath;
+
+// A payment to ask about (gw status) and to find (gw payments), made on the running sandbox.
+const created = spawnSync(node, [gwBin, 'pay', '25', 'USDT', '--json', '--order-id', 'bench-1'], { cwd: work, env: gwEnv, encoding: 'utf8' });
+if (created.status !== 0) throw new Error(`could not create the payment to ask about: ${created.stderr}`);
+const trackId = JSON.parse(created.stdout).trackId;
 const rows = [
   compare(
     'gw rate BTC USDT --json  vs  node:http floor',
@@ -93,6 +108,8 @@ const rows = [
     { argv: [node, floor, url], env },
   ),
   compare('gw --version  vs  node -e 0', { argv: [node, gwBin, '--version'], env }, { argv: [node, '-e', '0'], env }),
+  compare(`gw status <id> --json  vs  node:http floor`, { argv: [node, gwBin, 'status', trackId, '--json'], env: gwEnv }, { argv: [node, floor, url], env }),
+  compare('gw payments --json  vs  node:http floor', { argv: [node, gwBin, 'payments', '--json'], env: gwEnv }, { argv: [node, floor, url], env }),
   compare(
     'gw pay 25 USDT --json --sandbox  vs  node:http floor',
     { argv: [node, gwBin, 'pay', '25', 'USDT', '--json', '--sandbox'], env },
