@@ -24,10 +24,6 @@ function load() {
   const fs = require('node:fs');
   const path = require('node:path');
   const bundle = path.join(__dirname, '..', 'dist', 'gw.cjs');
-  // V8 flags gw wants, set before anything is compiled (a code cache also records the flags it was
-  // made under): the baseline WebAssembly compiler only (Liftoff), for undici's HTTP parser
-  // (llhttp): plenty for parsing one small answer, where the optimising tier doubles the memory.
-  require('node:v8').setFlagsFromString('--liftoff-only');
   if (process.env.GW_CODE_CACHE === '0') return require(bundle);
   let source;
   try {
@@ -56,6 +52,12 @@ function load() {
     // After the run, so the cache holds the functions this run compiled too.
     process.once('exit', () => {
       try {
+        // A cache records V8's flags when it is made, and V8 rejects it under others. The bundle
+        // sets --liftoff-only (which turns off two wasm flags) before it compiles undici's HTTP
+        // parser (scripts/build.mjs); the next run compiles the bundle without it, so the cache
+        // is made with V8's flags as they were at start.
+        if (!process.execArgv.some((arg) => /liftoff|wasm/.test(arg)))
+          require('node:v8').setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
         const data = script.createCachedData();
         const temporary = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(temporary, data, { mode: 0o644, flag: 'wx' });

@@ -12,10 +12,18 @@
 //   which drags in fetch, webidl and form-data parsing;
 // - commander's child_process, used only by executable subcommands (gw has none): made lazy.
 //
-// One module is patched rather than replaced (PATCHES): undici's HTTP/1 client treats an interim
-// "100 Continue" it did not ask for as a broken connection, while HTTP says a client must read
-// any number of 1xx answers before the final one (RFC 9110 §15.2); undici already does so for
-// every other 1xx (103 Early Hints…). The patch lets 100 take that same path.
+// - undici's HTTP parser (llhttp) as base64 text inside the bundle (150 KB every run reads and
+//   compiles): the build writes the two WebAssembly binaries to dist/llhttp/, read on first use.
+//
+// One module is patched rather than replaced (PATCHES), undici's HTTP/1 client:
+// - it treats an interim "100 Continue" it did not ask for as a broken connection, while HTTP
+//   says a client must read any number of 1xx answers before the final one (RFC 9110 §15.2);
+//   undici already does so for every other 1xx (103 Early Hints…). The patch lets 100 take that
+//   same path.
+// - right before it compiles llhttp, V8 is told to use only its baseline WebAssembly compiler
+//   (Liftoff): the optimising tier triples the run time of a one-request command and adds 35 MB.
+//   The flag is set there, not at start: a V8 flag changed before Node's own modules load makes
+//   V8 reject their built-in code cache (node:http then loads three times slower).
 //
 // These reach into undici's files by path, so they are checked: the build
 // FAILS if a target file no longer exists, no longer contains what the stub or patch was written
@@ -23,7 +31,7 @@
 // Written against undici 7.30.2; when an upgrade trips a check, re-read the file and update.
 import { build, context } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -46,19 +54,37 @@ const STUBS = [
     expect: 'extractBody,',
     contents: "module.exports = { extractBody () { throw new Error('fetch bodies are not built into gw') } }",
   },
+  ...['llhttp-wasm', 'llhttp_simd-wasm'].map((name) => ({
+    file: `lib/llhttp/${name}.js`,
+    expect: "Buffer.from(wasmBase64, 'base64')",
+    contents: `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, 'llhttp', '${name}.wasm'))`,
+    wasm: `dist/llhttp/${name}.wasm`,
+  })),
 ];
 
-/** Edited: `find` must occur exactly once in the original. */
+/** Edited: each `find` must occur exactly once in the original. */
 const PATCHES = [
   {
     file: 'lib/dispatcher/client-h1.js',
-    find: `    if (statusCode === 100) {
+    edits: [
+      {
+        find: `    if (statusCode === 100) {
       util.destroy(socket, new SocketError('bad response', util.getSocketInfo(socket)))
       return -1
     }
 `,
-    replace: `    // gw: an interim 100 Continue is read like any other 1xx (RFC 9110 15.2), not as an error.
+        replace: `    // gw: an interim 100 Continue is read like any other 1xx (RFC 9110 15.2), not as an error.
 `,
+      },
+      {
+        find: `function lazyllhttp () {
+`,
+        replace: `function lazyllhttp () {
+  // gw: baseline WebAssembly compiler only (see scripts/build.mjs)
+  require('node:v8').setFlagsFromString('--liftoff-only')
+`,
+      },
+    ],
   },
 ];
 
@@ -76,11 +102,13 @@ for (const { file, expect } of STUBS) {
   if (!existsSync(full)) fail(`stub target undici/${file} no longer exists`);
   if (!readFileSync(full, 'utf8').includes(expect)) fail(`stub target undici/${file} no longer contains ${JSON.stringify(expect)}`);
 }
-for (const { file, find } of PATCHES) {
+for (const { file, edits } of PATCHES) {
   const full = path.join(undiciRoot, file);
   if (!existsSync(full)) fail(`patch target undici/${file} no longer exists`);
-  const count = readFileSync(full, 'utf8').split(find).length - 1;
-  if (count !== 1) fail(`patch target undici/${file} contains the patched code ${count} times, not once`);
+  for (const { find } of edits) {
+    const count = readFileSync(full, 'utf8').split(find).length - 1;
+    if (count !== 1) fail(`patch target undici/${file} contains the patched code ${count} times, not once: ${JSON.stringify(find)}`);
+  }
 }
 
 /** How often each STUBS/PATCHES entry was used during the build. */
@@ -96,12 +124,15 @@ const startupStubs = {
         return { contents, loader: 'js' };
       });
     }
-    for (const { file, find, replace } of PATCHES) {
+    for (const { file, edits } of PATCHES) {
       b.onLoad({ filter: filterFor(file) }, (args) => {
-        const original = readFileSync(args.path, 'utf8');
-        if (original.split(find).length !== 2) fail(`patch target ${args.path} does not contain the patched code exactly once`);
+        let contents = readFileSync(args.path, 'utf8');
+        for (const { find, replace } of edits) {
+          if (contents.split(find).length !== 2) fail(`patch target ${args.path} does not contain the patched code exactly once`);
+          contents = contents.replace(find, () => replace);
+        }
         used.set(file, (used.get(file) ?? 0) + 1);
-        return { contents: original.replace(find, () => replace), loader: 'js' };
+        return { contents, loader: 'js' };
       });
     }
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
@@ -217,6 +248,7 @@ if (process.argv.includes('--watch')) {
   await ctx.watch();
 } else {
   await build(options);
+  writeWasm();
   checkDynamicImports(new URL('../dist/gw.cjs', import.meta.url));
   for (const { file } of [...STUBS, ...PATCHES]) {
     if (used.get(file)) continue;
@@ -224,6 +256,17 @@ if (process.argv.includes('--watch')) {
     fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
   }
   writeCodeCache();
+}
+
+/** The WebAssembly binaries of the stubbed base64 modules, decoded by those modules themselves. */
+function writeWasm() {
+  for (const { file, wasm } of STUBS) {
+    if (!wasm) continue;
+    mkdirSync(path.dirname(wasm), { recursive: true });
+    const bytes = require(path.join(undiciRoot, file));
+    if (!WebAssembly.validate(bytes)) fail(`undici/${file} no longer holds a WebAssembly module`);
+    writeFileSync(wasm, bytes);
+  }
 }
 
 /**
