@@ -32,6 +32,7 @@ export default tseslint.config(
         structuredClone: 'readonly',
         performance: 'readonly',
         Response: 'readonly',
+        WebAssembly: 'readonly',
       },
     },
     rules: {

@@ -135,6 +135,19 @@ const startupStubs = {
         return { contents, loader: 'js' };
       });
     }
+    // undici's client loads node:http (and with it Node's whole HTTP/1 client, about 2 ms and 2 MB
+    // every run) to read two things: http.maxHeaderSize, a default gw never uses (its transport
+    // passes its own), and IncomingMessage, which undici compares with request bodies that are
+    // node:http streams (gw's are strings). The sandbox and gw listen import node:http themselves.
+    b.onResolve({ filter: /^node:http$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/.test(args.importer)
+        ? (used.set('node:http', (used.get('node:http') ?? 0) + 1), { path: 'undici-http', namespace: 'gw-undici-http' })
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'gw-undici-http' }, () => ({
+      contents: 'module.exports = { maxHeaderSize: 16 * 1024, IncomingMessage: class IncomingMessageOfNodeHttpNotLoaded {} };',
+      loader: 'js',
+    }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
       /[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'gw-stub' } : undefined,
     );
@@ -223,6 +236,10 @@ function checkDynamicImports(file) {
   if (found.length > 0) fail(`the bundle keeps a dynamic import() of ${found.join(', ')}: code restored from the launcher's V8 cache cannot run it`);
 }
 
+// `node scripts/build.mjs --readable`: an unminified bundle with the original function names, to
+// read a CPU profile (node --cpu-prof bin/gw.cjs …) by name.
+const readable = process.argv.includes('--readable');
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/gw.cjs',
@@ -230,7 +247,8 @@ const options = {
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  minify: true,
+  minify: !readable,
+  keepNames: readable,
   sourcemap: false,
   legalComments: 'none',
   // cosmiconfig can load TypeScript configs only if the user has typescript installed; never bundle it.
@@ -250,6 +268,7 @@ if (process.argv.includes('--watch')) {
   await build(options);
   writeWasm();
   checkDynamicImports(new URL('../dist/gw.cjs', import.meta.url));
+  if (used.get('node:http') !== 2) fail(`undici's two node:http imports were not both replaced (${used.get('node:http') ?? 0})`);
   for (const { file } of [...STUBS, ...PATCHES]) {
     if (used.get(file)) continue;
     rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });

@@ -68,7 +68,10 @@ function main(): void {
   void runCli(process.argv.slice(2), f).then((code) => {
     finished = true;
     process.exitCode = code;
-    // Nothing should keep the process alive now; if something does, do not hang a script.
+    // The command has ended and closed what it opened. With its output all handed to the system,
+    // the process ends now, not after sockets finish closing; with some still buffered (a slow
+    // pipe), it ends when that is written, and at the latest 1.5 s later: never hang a script.
+    if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
     setTimeout(() => process.exit(code), 1500).unref();
   }, crash);
 }

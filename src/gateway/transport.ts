@@ -214,13 +214,18 @@ export class Transport {
     if (proxy) this.log(`gw: proxy ${proxyLabel(proxy)} (from ${proxy.variable})${this.forward ? '' : ', CONNECT tunnel'}`);
   }
 
-  /** Closes sockets so the process can exit as soon as the output is written. */
+  /**
+   * Closes sockets so the process can exit as soon as the output is written. Each socket is
+   * destroyed at once; the close events that follow are not waited for (nothing depends on them,
+   * and a command that has delivered its output ends without them: src/main.ts).
+   */
   async close(): Promise<void> {
     this.closing.abort();
     const client = this.client;
     this.client = undefined;
     this.sockets.clear();
-    await client?.destroy().catch(noop);
+    client?.destroy().catch(noop);
+    return Promise.resolve();
   }
 
   /** Replaces every key (and any proxy password) with ****: in log lines, and in answers that echo one back. */
@@ -264,6 +269,8 @@ export class Transport {
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
       keepAliveTimeout: 1000,
+      // Node's default, given here because the bundle's undici does not load node:http to read it.
+      maxHeaderSize: 16 * 1024,
     });
     return this.client;
   }

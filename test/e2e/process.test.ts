@@ -121,6 +121,34 @@ describe('process hygiene', () => {
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
   });
 
+  it('a slow reader of a large output (gw balance --json, ~600 KB) gets all of it before gw exits 0', async () => {
+    const data: Record<string, string> = {};
+    for (let i = 0; i < 20_000; i++) data[`C${i}`] = `${i}.5`;
+    server.program([json({ result: 100, message: 'OK', data })]);
+    const home = tempDir();
+    const child = spawn(process.execPath, [GW_BIN, 'balance', '--json'], {
+      cwd: home,
+      env: cleanEnv(home, envFor(server.url)),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    // Nothing is read for a while: gw's writes fill the pipe and wait in its buffer.
+    child.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stdout.resume();
+    const [code] = await new Promise<[number | null]>((resolve) => child.on('close', (c) => resolve([c])));
+    removeDir(home);
+    const stdout = Buffer.concat(chunks).toString('utf8');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.length).toBeGreaterThan(256 * 1024);
+    const balances = (JSON.parse(stdout) as { balances: Record<string, string> }).balances;
+    expect(Object.keys(balances)).toHaveLength(20_000);
+    expect(balances.C19999).toBe('19999.5');
+  });
+
   for (const args of [
     ['rate', 'BTC', 'USDT'],
     ['pay', '25', 'USDT', '--no-qr', '--order-id', 'sig-1'],
