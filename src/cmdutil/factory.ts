@@ -365,25 +365,6 @@ async function clientFor(api: ApiChoice): Promise<(transport: HttpTransport, key
   return (transport, keys) => new LegacyGateway(transport, keys);
 }
 
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 export function createFactory(options: FactoryOptions): Factory {
   return new DefaultFactory(options);
 }

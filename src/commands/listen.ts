@@ -92,7 +92,8 @@ export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<
   });
 }
 
-async function configuredKeys(f: Factory): Promise<ListenKeys> {
+/** The keys that verify or sign notifications (merchant: payments; payout: payouts), with where each came from. */
+export async function configuredKeys(f: Factory): Promise<ListenKeys> {
   const config = await f.config();
   const { describeSource } = await import('../config/resolve.js');
   const keys: ListenKeys = {};

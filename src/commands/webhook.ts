@@ -20,7 +20,7 @@ import type { NotificationPayment } from '../notifications/payload.js';
 import { NOTIFICATION_TYPES, V1_TYPES, defaultType, type NotificationStyle, type NotificationType } from '../notifications/types.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { Untrusted } from '../output/untrusted.js';
-import { parseHttpUrl, type ListenKeys } from './listen.js';
+import { configuredKeys, parseHttpUrl, type ListenKeys } from './listen.js';
 
 /** Exit code of a check that says no: the signature does not verify, the endpoint did not answer `ok`. */
 export const NOT_VERIFIED = ExitCode.REFUSED;
@@ -69,15 +69,6 @@ interface SendFlags {
   orderId?: string;
   amount: string;
   currency: string;
-}
-
-async function configuredKeys(f: Factory): Promise<ListenKeys> {
-  const config = await f.config();
-  const { describeSource } = await import('../config/resolve.js');
-  const keys: ListenKeys = {};
-  if (config.merchantKey !== undefined) keys.merchant = { value: config.merchantKey.value, from: describeSource(config.merchantKey.source) };
-  if (config.payoutKey !== undefined) keys.payout = { value: config.payoutKey.value, from: describeSource(config.payoutKey.source) };
-  return keys;
 }
 
 export function newCmdWebhook(

@@ -15,6 +15,7 @@ import { constants, type Stats } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { abortable } from '../util/abortable.js';
 import { ConfigError, GwError } from '../errors.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { candidateFiles, type Candidate } from './candidates.js';
@@ -69,25 +70,7 @@ export interface LoadOptions {
 
 /** Rejects with the signal's reason as soon as it aborts, whatever `work` is doing. */
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return signal === undefined ? work : abortable(work, signal);
 }
 
 export function loadConfigFiles(options: LoadOptions): Promise<LoadResult> {

@@ -25,6 +25,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import Client from 'undici/lib/dispatcher/client.js';
 import request from 'undici/lib/api/api-request.js';
+import { abortable } from '../util/abortable.js';
 import { ExitCode, GwError, ProtocolError } from '../errors.js';
 import { scrubSecrets } from '../output/sanitize.js';
 import { openConnection, type ConnectPlan } from './connector.js';
@@ -146,25 +147,6 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
 export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-
-/** Settles like `promise`, or rejects with the signal's reason as soon as it aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
-  });
 }
 
 const noop = (): void => undefined;
@@ -409,7 +391,7 @@ export class Transport {
       const pending = request.call(this.dispatcher(), { path, method: req.method, headers, body: body ?? null, signal: scope.signal });
       // If the deadline wins the race below, the request's own rejection comes later: not unhandled.
       pending.catch(noop);
-      response = await raceAbort(pending, scope.signal);
+      response = await abortable(pending, scope.signal);
     } catch (error) {
       this.discardClient();
       if (scope.signal.aborted || isUndiciTimeout(error)) {

@@ -11,6 +11,7 @@
 import { Agent as HttpAgent, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { readRequestBody } from '../util/request-body.js';
 import { readNotification, type NotificationSummary } from './decode.js';
 import { postBytes, type PostResult } from './http.js';
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_NAME, verifyNotification, type KeyKind, type NotificationKeys, type RefusalCode } from './signature.js';
@@ -147,7 +148,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       answer(res, 405, 'method not allowed: notifications are POSTed', true);
       return emit({ ...base, httpStatus: 405, code: 'method-not-allowed', reason: `${method.slice(0, 16)} instead of POST` });
     }
-    const body = await readBody(req, limit);
+    const body = await readRequestBody(req, { limit });
     if (body === 'aborted') return;
     if (body === 'too-large') {
       answer(res, 413, `body too large: the limit is ${limit} bytes`, true);
@@ -243,38 +244,6 @@ function answer(res: ServerResponse, status: number, text: string, close: boolea
     ...(close && { connection: 'close' }),
   });
   res.end(body);
-}
-
-/** The body, up to `limit` bytes: larger is refused as soon as it is known (declared or streamed). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      resolve('too-large');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
-    const settle = (value: Buffer | 'too-large' | 'aborted'): void => {
-      if (settled) return;
-      settled = true;
-      resolve(value);
-    };
-    req.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      total += chunk.length;
-      if (total > limit) {
-        req.pause();
-        settle('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => settle(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total)));
-    req.on('error', () => settle('aborted'));
-    req.on('close', () => settle('aborted'));
-  });
 }
 
 async function relay(

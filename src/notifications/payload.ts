@@ -17,7 +17,7 @@ import { defaultType, type NotificationStyle, type NotificationType } from './ty
 export { NOTIFICATION_STYLES, NOTIFICATION_TYPES, LEGACY_TYPES, V1_TYPES, defaultType } from './types.js';
 export type { NotificationStyle, NotificationType } from './types.js';
 
-/** A payment at one moment: what a notification about it says (the sandbox's PaymentSnapshot fits). */
+/** A payment at one moment: what a notification about it says (the sandbox's PaymentSnapshot adds where it goes). */
 export interface NotificationPayment {
   trackId: string;
   status: PaymentState;

@@ -2,32 +2,14 @@
 // compressed clock) emits one change per transition, creation included; notification delivery
 // listens. A listener never changes the payment and never throws into the lifecycle.
 import type { PaymentState } from '../domain/payment-status.js';
+import type { NotificationPayment } from '../notifications/payload.js';
 
-/** A payment as it stands at one change: what a notification about it carries. */
-export interface PaymentSnapshot {
-  trackId: string;
-  status: PaymentState;
-  amount: string;
-  currency: string;
-  payAmount: string;
-  payCurrency: string;
-  network: string;
-  address: string;
-  /** Amount received so far (less than payAmount when underpaid); "0" before any. */
-  receivedAmount: string;
-  txID: string;
+/** A payment as it stands at one change: what a notification about it carries, and where it goes. */
+export interface PaymentSnapshot extends NotificationPayment {
   callbackUrl: string;
-  description: string;
-  email: string;
-  orderId: string;
-  feePaidByPayer: number;
-  underPaidCover: string;
   lifeTime: number;
   /** Unix seconds. */
-  createdAt: number;
   expiredAt: number;
-  /** Unix seconds of the payment, or 0 before it. */
-  payDate: number;
   /**
    * Which API created the payment: it decides the style of its notifications (legacy camelCase
    * bodies, or the versioned API's snake_case ones). Absent: legacy.

@@ -14,6 +14,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse, stringify } from 'lossless-json';
+import { readRequestBody } from '../util/request-body.js';
 import { SandboxGateway, legacy, versionedError, type GatewayReply, type RequestFields } from './gateway.js';
 import { CONTROL_PREFIX, CONTROL_ROUTES, controlError } from './control-routes.js';
 import { SandboxJournal } from './journal.js';
@@ -142,7 +143,7 @@ async function handle(gateway: SandboxGateway, routes: readonly Route[], req: In
   let fields: RequestFields = Object.create(null) as Record<string, unknown>;
   // A GET may carry a JSON body too: the gateway's own Node client sends its filters that way.
   if (method === 'POST' || hasBody(req)) {
-    const body = await readBody(req);
+    const body = await readRequestBody(req, { limit: BODY_LIMIT, drainLimit: DRAIN_LIMIT });
     if (body === 'aborted') return;
     if (body === 'too-large') {
       send(
@@ -192,36 +193,6 @@ function requestPath(target: string): string {
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
-}
-
-/** Reads the body, keeping at most BODY_LIMIT bytes; an oversized body is drained, then refused. */
-function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted'> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > DRAIN_LIMIT) {
-      resolve('too-large');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
-    const settle = (value: Buffer | 'too-large' | 'aborted'): void => {
-      if (settled) return;
-      settled = true;
-      resolve(value);
-    };
-    req.on('data', (chunk: Buffer) => {
-      total += chunk.length;
-      if (total <= BODY_LIMIT) chunks.push(chunk);
-      else if (total > DRAIN_LIMIT) {
-        req.destroy();
-        settle('aborted');
-      }
-    });
-    req.on('end', () => settle(total > BODY_LIMIT ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', () => settle('aborted'));
-    req.on('close', () => settle('aborted'));
-  });
 }
 
 /**

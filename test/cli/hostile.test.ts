@@ -23,6 +23,7 @@ import {
   TEST_PAYOUT_KEY,
   TRON_ADDRESS,
 } from '../support/misbehaving-gateway.js';
+import { expectCleanFailure, expectInert, expectNoCrashText, expectNoKey } from '../support/failure-output.js';
 
 const MERCHANT_KEY = TEST_MERCHANT_KEY;
 const PAYOUT_KEY = TEST_PAYOUT_KEY;
@@ -37,47 +38,6 @@ const envFor = (url: string, keys: { merchant?: string; payout?: string } = {}):
 const EVIL =
   '\u001b[31mRED\u001b[0m\u001b]0;owned\u0007\u001b]8;;https://evil.example/\u001b\\link\u001b]8;;\u001b\\' +
   '\u001b]52;c;cm0gLXJmIH4=\u0007\u0007BEL\u009b2J\u009d0;c1\u009c\u202eRTL\u001bc';
-
-/** Anything a terminal would act on or that reorders/hides text (LF allowed). */
-const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
-
-function expectInert(text: string): void {
-  const bad = UNSAFE.exec(text);
-  expect(bad === null ? null : `U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${bad.index} in ${JSON.stringify(text)}`).toBeNull();
-}
-
-function expectNoCrashText(r: GwResult): void {
-  for (const text of [r.stdout, r.stderr]) {
-    expect(text).not.toMatch(/^\s+at /m);
-    expect(text).not.toMatch(/\b\w*Error:/);
-    expect(text).not.toMatch(/Unhandled|PromiseRejection|^gw: internal error:/im);
-  }
-}
-
-/** No run of 12 or more characters of a key anywhere in the output (a cut key leaks too). */
-function expectNoKey(r: GwResult, keys: readonly string[] = [MERCHANT_KEY, PAYOUT_KEY]): void {
-  const output = r.stdout + r.stderr;
-  for (const key of keys) {
-    for (let i = 0; i + 12 <= key.length; i++) {
-      const piece = key.slice(i, i + 12);
-      expect(output.includes(piece), `key fragment "${piece}" in output: ${JSON.stringify(output)}`).toBe(false);
-    }
-  }
-}
-
-/** Exit code, empty stdout, one `gw:` line (plus at most one `hint:` line), inert, no stack, no key. */
-function expectCleanFailure(r: GwResult, exitCode: number): string {
-  expect({ exitCode: r.exitCode, stderr: r.stderr }).toMatchObject({ exitCode });
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.replace(/\n$/, '').split('\n');
-  expect(lines.length, r.stderr).toBeLessThanOrEqual(2);
-  expect(lines[0]).toMatch(/^gw: \S/);
-  if (lines.length === 2) expect(lines[1]).toMatch(/^hint: \S/);
-  expectInert(r.stderr);
-  expectNoCrashText(r);
-  expectNoKey(r);
-  return r.stderr;
-}
 
 /** With --json: stdout is one JSON document, escapes only, carrying the hostile text. */
 function expectJsonCarriesEscapes(r: GwResult): unknown {

@@ -14,6 +14,7 @@ import {
   TEST_MERCHANT_KEY,
   TEST_PAYOUT_KEY,
 } from '../support/misbehaving-gateway.js';
+import { expectCleanFailure } from '../support/failure-output.js';
 
 const MERCHANT_KEY = TEST_MERCHANT_KEY;
 const PAYOUT_KEY = TEST_PAYOUT_KEY;
@@ -25,29 +26,6 @@ const envFor = (url: string): Record<string, string> => ({
   GATEWAY_MERCHANT_KEY: MERCHANT_KEY,
   GATEWAY_PAYOUT_KEY: PAYOUT_KEY,
 });
-
-/** Exit code, empty stdout, one `gw:` line (plus at most one `hint:` line), no stack, no key. */
-function expectCleanFailure(r: GwResult, exitCode: number): string {
-  expect({ exitCode: r.exitCode, stderr: r.stderr }).toMatchObject({ exitCode });
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.replace(/\n$/, '').split('\n');
-  expect(lines.length, r.stderr).toBeGreaterThanOrEqual(1);
-  expect(lines.length, r.stderr).toBeLessThanOrEqual(2);
-  expect(lines[0]).toMatch(/^gw: \S/);
-  if (lines.length === 2) expect(lines[1]).toMatch(/^hint: \S/);
-  expectNoCrashText(r);
-  return r.stderr;
-}
-
-function expectNoCrashText(r: GwResult): void {
-  for (const text of [r.stdout, r.stderr]) {
-    expect(text).not.toMatch(/^\s+at /m);
-    expect(text).not.toMatch(/\b\w*Error:/);
-    expect(text).not.toMatch(/Unhandled|PromiseRejection|^gw: internal error:/im);
-    expect(text).not.toContain(MERCHANT_KEY);
-    expect(text).not.toContain(PAYOUT_KEY);
-  }
-}
 
 let server: MisbehavingGateway;
 let other: MisbehavingGateway;
