@@ -8,6 +8,7 @@ import { bigText } from '../../src/output/big-text.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';
 import { FakeGateway, paymentInfoOf, tronPayment, type FakeAnswers } from '../support/fake-gateway.js';
 import { VirtualTerminal } from '../support/terminal.js';
+import { gwFailure } from '../support/rejection.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const S = T0 / 1000;
@@ -57,16 +58,6 @@ function setup(answers: FakeAnswers, io: TestIOOptions = {}, extra: Partial<PayO
   return { t, gateway, clock, opts, releaseDeadline };
 }
 
-async function failure(run: Promise<unknown>): Promise<GwError> {
-  try {
-    await run;
-  } catch (error) {
-    if (error instanceof GwError) return error;
-    throw error;
-  }
-  throw new Error('did not fail');
-}
-
 const page = (...payments: PaymentInfo[]): PaymentPage => ({ payments, page: 1, pages: 1, total: payments.length });
 
 describe('gw pay --wait', () => {
@@ -105,7 +96,7 @@ describe('gw pay --wait', () => {
       { stdoutTTY: true, stderrTTY: true, width: 80, height: 24 },
       { wait: true },
     );
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error.exitCode).toBe(ExitCode.EXPIRED);
     const term = new VirtualTerminal(80, 24).write(t.stdout());
     expect(term.text()).toMatch(/EXPIRED|█████/);
@@ -144,13 +135,13 @@ describe('gw pay --wait', () => {
     ['Refunded', ExitCode.FAILED, 'refunded'],
   ])('ends %s: exit %i, the document says so', async (status, code, normalised) => {
     const { t, opts } = setup({ info: sequence(info('Waiting'), info(status)) }, { json: true });
-    expect((await failure(payRun(opts))).exitCode).toBe(code);
+    expect((await gwFailure(payRun(opts))).exitCode).toBe(code);
     expect(JSON.parse(t.stdout())).toMatchObject({ status: normalised });
   });
 
   it('ends at the expiry plus the grace when the gateway never says: exit 124, the screen says NOT PAID', async () => {
     const { t, opts, clock } = setup({ info: sequence(info('Waiting')) }, { stdoutTTY: true, width: 100, height: 30 });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error.exitCode).toBe(ExitCode.WAIT_ENDED);
     expect(clock.now() - T0).toBe(3600_000 + 600_000);
     expect(new VirtualTerminal(100, 30).write(t.stdout()).text()).toMatch(/Treat it as unpaid/);
@@ -158,7 +149,7 @@ describe('gw pay --wait', () => {
 
   it('--wait-timeout: exit 124, the QR stays (the payment may still be paid), how to follow it', async () => {
     const { t, opts } = setup({ info: sequence(info('Waiting')) }, { stdoutTTY: true, width: 100, height: 30 }, { waitTimeoutMs: 60_000 });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error).toMatchObject({ exitCode: 124, hint: 'follow it again: gw status 184729305 --wait' });
     const text = new VirtualTerminal(100, 30).write(t.stdout()).text();
     expect(text).toMatch(/▀/);
@@ -174,7 +165,7 @@ describe('gw pay --wait', () => {
     };
     const { t, opts } = setup({ info: answer }, {}, { signal: controller.signal });
     t.io.setSandbox(true);
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error).toMatchObject({
       exitCode: 130,
       message: 'interrupted: payment 184729305 is still open (waiting)',
@@ -235,7 +226,7 @@ describe('gw pay --reuse-if-exists', () => {
 
   it('an open payment for another amount is never reused, and no second one is created', async () => {
     const { opts, gateway } = setup({ page: page(info('Waiting', { trackId: '555', amount: '30' })) }, {}, { reuseIfExists: true });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error).toMatchObject({ exitCode: ExitCode.DATA, trackId: '555' });
     expect(error.message).toBe('order "ORD-7" already has a waiting payment 555 for 30 USDT, not 25 USDT: no second payment was created');
     expect(gateway.calls.map((c) => c.method)).toEqual(['payments']);
@@ -243,7 +234,7 @@ describe('gw pay --reuse-if-exists', () => {
 
   it('when the lookup fails, nothing is created', async () => {
     const { opts, gateway } = setup({ page: new GwError(ExitCode.UNAVAILABLE, 'the gateway is failing: HTTP 502') }, {}, { reuseIfExists: true });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error).toMatchObject({ exitCode: 69, hint: 'nothing was created: try again, or leave out --reuse-if-exists' });
     expect(gateway.calls.map((c) => c.method)).toEqual(['payments']);
   });
@@ -252,7 +243,7 @@ describe('gw pay --reuse-if-exists', () => {
 describe('gw pay --wait --json when the payment cannot be followed', () => {
   it('a payment that is not payable still gets its document, and no wait starts', async () => {
     const { t, opts, gateway } = setup({ payment: tronPayment(T0, { address: '' }) }, { json: true });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error.exitCode).toBe(ExitCode.PROTOCOL);
     expect(JSON.parse(t.stdout())).toMatchObject({ trackId: '184729305', uri: null });
     expect(gateway.calls.map((c) => c.method)).toEqual(['createPayment']);

@@ -12,6 +12,7 @@ import { qrSymbol } from '../../src/qr/index.js';
 import { decodeTerminalQr } from '../support/qr-decode.js';
 import { leftColumns, VirtualTerminal } from '../support/terminal.js';
 import { FakeGateway, type FakeAnswers, tronPayment } from '../support/fake-gateway.js';
+import { gwFailure } from '../support/rejection.js';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
 const request = buildPaymentRequest('25', 'USDT', { orderId: 'ORD-7' });
@@ -21,16 +22,6 @@ function setup(answers: FakeAnswers, io: TestIOOptions = {}, extra: Partial<PayO
   const gateway = new FakeGateway(answers);
   const opts: PayOptions = { io: t.io, gateway: async () => gateway, clock, request, qr: 'auto', qrOut: undefined, ...extra };
   return { t, gateway, opts };
-}
-
-async function failure(run: Promise<unknown>): Promise<GwError> {
-  try {
-    await run;
-  } catch (error) {
-    if (error instanceof GwError) return error;
-    throw error;
-  }
-  throw new Error('did not fail');
 }
 
 describe('buildPaymentRequest: everything checked before a request', () => {
@@ -106,7 +97,7 @@ describe('payRun', () => {
       { payment: tronPayment(clock.now(), { expiredAt: Math.floor(clock.now() / 1000) - 5 }) },
       { stdoutTTY: true, width: 100, height: 30 },
     );
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error).toMatchObject({ exitCode: ExitCode.EXPIRED, trackId: '184729305', payment: 'created' });
     expect(error.message).toMatch(/^payment 184729305 arrived already expired \(at 2026-11-22 \d\d:59:55\): it is not payable and no QR is shown$/);
     expect(error.hint).toMatch(/this machine's clock says 2026-11-22 \d\d:00:00: check it/);
@@ -133,7 +124,7 @@ describe('payRun', () => {
 
   it('a failure that may have reached the gateway: MAY HAVE BEEN CREATED, with the order id and the command that finds it', async () => {
     const { opts } = setup({ payment: new TransportError(ExitCode.TEMPFAIL, 'no complete answer from the gateway within 15 s', 'maybe-sent') });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error.exitCode).toBe(75);
     expect(error.message).toMatch(/MAY HAVE BEEN CREATED/);
     expect(error.hint).toBe(
@@ -149,7 +140,7 @@ describe('payRun', () => {
     ['an answer that could not be read', new GwError(ExitCode.PROTOCOL, "the gateway's answer is not valid JSON")],
   ])('%s is ambiguous: the payment may exist', async (_name, thrown) => {
     const { opts } = setup({ payment: thrown });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error.payment).toBe('unknown');
     expect(error.message).toMatch(/MAY HAVE BEEN CREATED/);
   });
@@ -160,7 +151,7 @@ describe('payRun', () => {
     ['a missing key', new GwError(ExitCode.CONFIG, 'no merchant API key is configured')],
   ])('%s is not: no payment exists', async (_name, thrown) => {
     const { opts } = setup({ payment: thrown });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error).toBe(thrown);
     expect(error.payment).toBeUndefined();
   });
@@ -172,7 +163,7 @@ describe('payRun', () => {
     ['with an address not valid for the network', { address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZf' }, /not valid for Tron/],
   ])('a payment %s is shown as NOT PAYABLE, without amount or address, and exit 76 names it', async (_name, fields, reason) => {
     const { t, opts } = setup({ payment: tronPayment(clock.now(), fields) }, { stdoutTTY: true, color: false });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error).toMatchObject({ exitCode: 76, trackId: '184729305', payment: 'created' });
     expect(error.message).toMatch(reason);
     expect(t.stdout()).toContain('NOT PAYABLE');
@@ -206,7 +197,7 @@ describe('payRun', () => {
 
   it('--qr-out into a folder that does not exist: exit 73 before anything is created', async () => {
     const { opts, gateway } = setup({ payment: tronPayment(clock.now()) }, {}, { qrOut: '/nonexistent-dir/qr.png' });
-    const error = await failure(payRun(opts));
+    const error = await gwFailure(payRun(opts));
     expect(error.exitCode).toBe(ExitCode.CANTCREAT);
     expect(error.message).toMatch(/no payment was created/);
     expect(gateway.calls).toHaveLength(0);
@@ -228,7 +219,7 @@ describe('payRun', () => {
     };
     const io = new IOStreams({ stdout, stderr: { write: () => true }, env: {} });
     const gateway = new FakeGateway({ payment: tronPayment(clock.now()) });
-    const error = await failure(payRun({ io, gateway: async () => gateway, clock, request, qr: 'never', qrOut: undefined }));
+    const error = await gwFailure(payRun({ io, gateway: async () => gateway, clock, request, qr: 'never', qrOut: undefined }));
     expect(error).toMatchObject({ exitCode: ExitCode.IOERR, trackId: '184729305', payment: 'created' });
     expect(error.message).toMatch(/^payment 184729305 was created, but the output could not be written/);
   });

@@ -5,6 +5,7 @@ import { ExitCode, GwError, interrupted, UsageError } from '../../src/errors.js'
 import type { PaymentInfo } from '../../src/gateway/gateway.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';
 import { FakeGateway, paymentInfoOf, type FakeAnswers } from '../support/fake-gateway.js';
+import { gwFailure } from '../support/rejection.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const S = T0 / 1000;
@@ -57,16 +58,6 @@ function setup(answer: NonNullable<FakeAnswers['info']>, io: TestIOOptions = {},
   return { t, gateway, clock, opts, releaseDeadline };
 }
 
-async function failure(run: Promise<unknown>): Promise<GwError> {
-  try {
-    await run;
-  } catch (error) {
-    if (error instanceof GwError) return error;
-    throw error;
-  }
-  throw new Error('did not fail');
-}
-
 const plain = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 describe('gw status', () => {
@@ -91,7 +82,7 @@ describe('gw status', () => {
 
   it('an open payment shows its time left', async () => {
     const { t, opts } = setup(info('Waiting'));
-    await failure(statusRun(opts));
+    await gwFailure(statusRun(opts));
     expect(t.stdout()).toMatch(/^Expires +60 min left, until \d\d:\d\d$/m);
   });
 
@@ -180,12 +171,12 @@ describe('gw status --wait', () => {
     ['Failed', ExitCode.FAILED],
   ])('ends %s: exit %i', async (status, code) => {
     const { opts } = setup(sequence(info('Waiting'), info(status)), {}, { wait: true });
-    expect((await failure(statusRun(opts))).exitCode).toBe(code);
+    expect((await gwFailure(statusRun(opts))).exitCode).toBe(code);
   });
 
   it('--wait-timeout: exit 124, how to follow it again', async () => {
     const { opts } = setup(sequence(info('Waiting')), {}, { wait: true, waitTimeoutMs: 30_000 });
-    const error = await failure(statusRun(opts));
+    const error = await gwFailure(statusRun(opts));
     expect(error).toMatchObject({ exitCode: 124, trackId: '184729305', hint: 'follow it again: gw status 184729305 --wait' });
     expect(error.message).toMatch(/^stopped waiting at --wait-timeout: payment 184729305 is still waiting$/);
   });
@@ -193,7 +184,7 @@ describe('gw status --wait', () => {
   it('a refused key ends the wait at once (77)', async () => {
     const refused = new GwError(ExitCode.NOPERM, 'the gateway refused: Invalid merchant API key (result 102)', { result: 102 });
     const { opts, gateway } = setup(sequence(info('Waiting'), refused), {}, { wait: true });
-    expect((await failure(statusRun(opts))).exitCode).toBe(77);
+    expect((await gwFailure(statusRun(opts))).exitCode).toBe(77);
     expect(gateway.calls).toHaveLength(2);
   });
 
@@ -205,7 +196,7 @@ describe('gw status --wait', () => {
       return info('Waiting');
     };
     const { t, opts } = setup(answer, {}, { wait: true, signal: controller.signal });
-    const error = await failure(statusRun(opts));
+    const error = await gwFailure(statusRun(opts));
     expect(error).toMatchObject({
       exitCode: 130,
       message: 'interrupted: payment 184729305 is still open (waiting)',

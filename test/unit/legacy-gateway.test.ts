@@ -12,8 +12,8 @@ import { LegacyGateway } from '../../src/gateway/legacy/client.js';
 import { decodeBalances, decodePayment } from '../../src/gateway/legacy/decode.js';
 import { parseLossless, type JsonValue } from '../../src/gateway/json.js';
 import { readDecimal } from '../../src/gateway/read.js';
-import type { TransportRequest } from '../../src/gateway/transport.js';
 import { Decimal } from '../../src/money/decimal.js';
+import { FakeTransport } from '../support/fake-transport.js';
 
 const MERCHANT = 'MERCHANT-KEY-1234567890';
 const PAYOUT = 'PAYOUT-KEY-0987654321';
@@ -46,18 +46,6 @@ async function catchAsync(run: () => Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('did not throw');
-}
-
-/** A Transport stand-in: records every request, answers from a queue. */
-class FakeTransport {
-  readonly requests: TransportRequest[] = [];
-  constructor(private readonly answers: RawResponse[] = []) {}
-  async send(req: TransportRequest): Promise<RawResponse> {
-    this.requests.push(req);
-    const answer = this.answers.shift();
-    if (answer === undefined) throw new Error('fake transport: no answer queued');
-    return answer;
-  }
 }
 
 function json(body: unknown, status = 200): RawResponse {

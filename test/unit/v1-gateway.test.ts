@@ -22,8 +22,8 @@ import {
   V1_FIELDS,
   v1Name,
 } from '../../src/gateway/v1/decode.js';
-import type { TransportRequest } from '../../src/gateway/transport.js';
 import { Decimal } from '../../src/money/decimal.js';
+import { FakeTransport } from '../support/fake-transport.js';
 
 const MERCHANT = 'MERCHANT-KEY-1234567890';
 const GENERAL = 'GENERAL-KEY-0987654321';
@@ -56,18 +56,6 @@ function catchSync(run: () => unknown): GwError {
     return error as GwError;
   }
   throw new Error('did not throw');
-}
-
-/** A Transport stand-in: records every request, answers from a queue. */
-class FakeTransport {
-  readonly requests: TransportRequest[] = [];
-  constructor(private readonly answers: RawResponse[] = []) {}
-  async send(req: TransportRequest): Promise<RawResponse> {
-    this.requests.push(req);
-    const answer = this.answers.shift();
-    if (answer === undefined) throw new Error('fake transport: no answer queued');
-    return answer;
-  }
 }
 
 function json(text: string, status = 200): RawResponse {
