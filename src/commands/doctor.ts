@@ -25,7 +25,7 @@ export interface DoctorOptions {
   remember?: (baseUrl: URL, currencies: readonly string[]) => Promise<void>;
 }
 
-export type CheckName = 'config' | 'proxy' | 'gateway' | 'tls' | 'merchantKey' | 'payoutKey' | 'clock';
+export type CheckName = 'config' | 'proxy' | 'gateway' | 'tls' | 'merchantKey' | 'payoutKey' | 'generalKey' | 'clock';
 export type CheckStatus = 'ok' | 'fail' | 'skip';
 
 export interface Check {
@@ -44,6 +44,7 @@ const LABELS: Record<CheckName, string> = {
   tls: 'TLS',
   merchantKey: 'merchant key',
   payoutKey: 'payout key',
+  generalKey: 'general key',
   clock: 'clock',
 };
 
@@ -67,7 +68,7 @@ export function newCmdDoctor(f: Factory, runF: (opts: DoctorOptions) => Promise<
       }),
     {
       examples: ['gw doctor', 'gw doctor --profile shop', 'gw doctor --json --timeout 10 || exit 1', 'gw doctor --sandbox'],
-      json: '{"ok": true | false, "exitCode": 0, "checks": [{"name": "config" | "proxy" | "gateway" | "tls" | "merchantKey" | "payoutKey" | "clock", "status": "ok" | "fail" | "skip", "detail", "hint"?, "exitCode"?}]}',
+      json: '{"ok": true | false, "exitCode": 0, "checks": [{"name": "config" | "proxy" | "gateway" | "tls" | "merchantKey" | "payoutKey" | "generalKey" | "clock", "status": "ok" | "fail" | "skip", "detail", "hint"?, "exitCode"?}]}',
       notes:
         'One deadline for all checks (--timeout, default 15 s). Exit 0 when every check passes, else the exit code of the first failing check: 78 configuration or clock, 69 unreachable or TLS, 75 timed out, 77 a key refused. A payout key that is not set is not checked (only gw balance needs it). The report is printed in full either way.',
     },
@@ -87,6 +88,8 @@ function describeConfig(c: ResolvedConfig): string {
   from('base URL', c.baseUrl?.source);
   from('merchant key', c.merchantKey?.source);
   from('payout key', c.payoutKey?.source);
+  from('general key', c.generalKey?.source);
+  parts.push(`${c.api.value === 'v1' ? 'versioned API (v1)' : 'legacy API'} from ${describeSource(c.api.source)}`);
   if (c.profile !== undefined) parts.push(`profile ${c.profile.value}`);
   const files = c.files.length === 0 ? 'no config file' : `files: ${c.files.map((f) => `${f.file} (${f.level})`).join(', ')}`;
   return `${parts.join('; ')}; ${files}`;
@@ -132,7 +135,7 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
   const fail = (name: CheckName, error: GwError, prefix = ''): void =>
     emit({ name, status: 'fail', detail: `${prefix}${error.message}`, ...(error.hint !== undefined && { hint: error.hint }), exitCode: error.exitCode });
   const skipRest = (from: CheckName, why: string): void => {
-    const order: CheckName[] = ['config', 'proxy', 'gateway', 'tls', 'merchantKey', 'payoutKey', 'clock'];
+    const order: CheckName[] = ['config', 'proxy', 'gateway', 'tls', 'merchantKey', 'payoutKey', 'generalKey', 'clock'];
     for (const name of order.slice(order.indexOf(from)))
       if (!checks.some((c) => c.name === name)) emit({ name, status: 'skip', detail: `not checked: ${why}` });
   };
@@ -202,14 +205,19 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
     const client = await opts.connect(
       {
         baseUrl,
+        api: c.api.value,
         timeoutMs: c.timeoutMs.value,
         ...(c.merchantKey && { merchantKey: c.merchantKey }),
         ...(c.payoutKey && { payoutKey: c.payoutKey }),
+        ...(c.generalKey && { generalKey: c.generalKey }),
       },
       observer,
     );
     const merchant = c.merchantKey;
-    const payout = c.payoutKey;
+    // The key gw balance uses: the payout key on the legacy API, the general key on the versioned one.
+    const v1 = c.api.value === 'v1';
+    const balanceCheck: CheckName = v1 ? 'generalKey' : 'payoutKey';
+    const payout = v1 ? c.generalKey : c.payoutKey;
     const checkMerchant = (): Promise<Outcome<number>> => attempt(async () => (await client.acceptedCurrencies()).length);
     const checkPayout = (): Promise<Outcome<number>> => attempt(async () => (await client.balances()).length);
     let merchantOutcome: Outcome<number> | undefined;
@@ -276,20 +284,21 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
         });
       }
     }
+    if (v1) emit({ name: 'payoutKey', status: 'skip', detail: 'not used with the versioned API (gw balance uses the general key)' });
     if (payout === undefined) {
-      emit({ name: 'payoutKey', status: 'skip', detail: 'not set (only gw balance needs it)' });
+      emit({ name: balanceCheck, status: 'skip', detail: 'not set (only gw balance needs it)' });
     } else {
       const outcome = merchant === undefined ? (first as Outcome<number>) : await checkPayout();
       if ('value' in outcome) {
         emit({
-          name: 'payoutKey',
+          name: balanceCheck,
           status: 'ok',
           detail: `accepted: ${outcome.value} balance${outcome.value === 1 ? '' : 's'} (key from ${keySource(payout)})`,
         });
       } else {
         const refused = outcome.error.exitCode === ExitCode.NOPERM;
         emit({
-          name: 'payoutKey',
+          name: balanceCheck,
           status: 'fail',
           detail: `${refused ? 'refused: ' : ''}${outcome.error.message} (key from ${keySource(payout)})`,
           ...(outcome.error.hint !== undefined && { hint: outcome.error.hint }),
@@ -297,6 +306,8 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
         });
       }
     }
+
+    if (!v1) emit({ name: 'generalKey', status: 'skip', detail: 'not used with the legacy API (--api v1 uses it for gw balance and gw rate)' });
 
     // Clock.
     if (seen.skewMs === undefined) {

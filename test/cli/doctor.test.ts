@@ -48,13 +48,14 @@ describe('gw doctor', () => {
     const r = await runGw(['doctor'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.slice(0, 7).map((l) => l.slice(0, 20).trimEnd())).toEqual([
+    expect(lines.slice(0, 8).map((l) => l.slice(0, 20).trimEnd())).toEqual([
       '✓ configuration',
       '✓ proxy',
       '✓ gateway reachable',
       '– TLS',
       '✓ merchant key',
       '✓ payout key',
+      '– general key',
       '✓ clock',
     ]);
     expect(r.stdout).toContain('base URL from env GATEWAY_BASE_URL; merchant key from env GATEWAY_MERCHANT_KEY');
@@ -64,13 +65,30 @@ describe('gw doctor', () => {
     expect(r.stdout + r.stderr).not.toContain(sandbox.merchantKey);
   });
 
+  it('the versioned API (--api v1): balance is checked with the general key, the payout key is not used', async () => {
+    const { r, doc } = await doctorJson({ ...env, GATEWAY_GENERAL_KEY: sandbox.generalKey }, ['--api', 'v1']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(status(doc)).toEqual({ config: 'ok', proxy: 'ok', gateway: 'ok', tls: 'skip', merchantKey: 'ok', payoutKey: 'skip', generalKey: 'ok', clock: 'ok' });
+    expect(check(doc, 'config').detail).toContain('versioned API (v1) from --api');
+    expect(check(doc, 'generalKey').detail).toMatch(/^accepted: \d+ balances \(key from env GATEWAY_GENERAL_KEY\)$/);
+
+    const wrong = await doctorJson({ ...env, GATEWAY_API: 'v1', GATEWAY_GENERAL_KEY: 'wrong-general-key-9876' });
+    expect(wrong.r.exitCode).toBe(77);
+    expect(check(wrong.doc, 'generalKey')).toMatchObject({ status: 'fail', exitCode: 77 });
+    expect(wrong.r.stdout + wrong.r.stderr).not.toContain('wrong-general-key-9876');
+
+    const unset = await doctorJson({ ...env, GATEWAY_API: 'v1' });
+    expect(unset.r.exitCode).toBe(0);
+    expect(check(unset.doc, 'generalKey')).toMatchObject({ status: 'skip', detail: 'not set (only gw balance needs it)' });
+  });
+
   it('a wrong merchant key: ✗ naming the key’s source (env), exit 77; the rest is still checked', async () => {
     const { r, doc } = await doctorJson({ ...env, GATEWAY_MERCHANT_KEY: 'wrong-merchant-key-1234' });
     expect(r.exitCode).toBe(77);
-    expect(status(doc)).toEqual({ config: 'ok', proxy: 'ok', gateway: 'ok', tls: 'skip', merchantKey: 'fail', payoutKey: 'ok', clock: 'ok' });
+    expect(status(doc)).toEqual({ config: 'ok', proxy: 'ok', gateway: 'ok', tls: 'skip', merchantKey: 'fail', payoutKey: 'ok', generalKey: 'skip', clock: 'ok' });
     expect(check(doc, 'merchantKey').detail).toMatch(/^refused: .*\(key from env GATEWAY_MERCHANT_KEY\)$/);
     expect(check(doc, 'merchantKey').hint).toBe('check the merchant key (from env GATEWAY_MERCHANT_KEY)');
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: { exitCode: 77, message: '1 of 7 checks failed: merchant key' } });
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { exitCode: 77, message: '1 of 8 checks failed: merchant key' } });
     expect(r.stdout + r.stderr).not.toContain('wrong-merchant-key-1234');
   });
 
@@ -85,14 +103,14 @@ describe('gw doctor', () => {
     expect(r.exitCode).toBe(77);
     expect(r.stdout).toMatch(new RegExp(`✗ payout key\\s+refused: .*\\(key from ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(profile shop\\)\\)`));
     expect(r.stdout).toContain(`hint: check the payout key (from ${file} (profile shop))`);
-    expect(r.stderr).toBe('gw: 1 of 7 checks failed: payout key\n');
+    expect(r.stderr).toBe('gw: 1 of 8 checks failed: payout key\n');
   });
 
   it('an unreachable host: ✗ gateway with the reason, the checks after it not run, exit 69', async () => {
     const port = await refusedPort();
     const { r, doc } = await doctorJson({ ...env, GATEWAY_BASE_URL: `http://127.0.0.1:${port}` });
     expect(r.exitCode).toBe(69);
-    expect(status(doc)).toEqual({ config: 'ok', proxy: 'ok', gateway: 'fail', tls: 'skip', merchantKey: 'skip', payoutKey: 'skip', clock: 'skip' });
+    expect(status(doc)).toEqual({ config: 'ok', proxy: 'ok', gateway: 'fail', tls: 'skip', merchantKey: 'skip', payoutKey: 'skip', generalKey: 'skip', clock: 'skip' });
     expect(check(doc, 'gateway').detail).toMatch(/connection refused/);
     expect(check(doc, 'merchantKey').detail).toBe('not checked: the gateway did not answer');
   });
@@ -146,7 +164,7 @@ describe('gw doctor', () => {
   it('a configuration problem: ✗ configuration, nothing else run, exit 78', async () => {
     const { r, doc } = await doctorJson({ GATEWAY_BASE_URL: 'http://gateway.example' });
     expect(r.exitCode).toBe(78);
-    expect(status(doc)).toEqual({ config: 'fail', proxy: 'skip', gateway: 'skip', tls: 'skip', merchantKey: 'skip', payoutKey: 'skip', clock: 'skip' });
+    expect(status(doc)).toEqual({ config: 'fail', proxy: 'skip', gateway: 'skip', tls: 'skip', merchantKey: 'skip', payoutKey: 'skip', generalKey: 'skip', clock: 'skip' });
     const none = await runGw(['doctor']);
     expect(none.exitCode).toBe(78);
     expect(none.stdout).toMatch(/✗ configuration\s+no gateway base URL is configured\n\s+hint: run gw init/);
