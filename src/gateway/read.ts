@@ -31,6 +31,12 @@ export function readText(value: JsonValue | undefined, field: string, what: stri
   throw shapeError(what, `${field} is not text`);
 }
 
+/** Text where an empty value means none (a memo: the newer API sends "" for coins without one). */
+export function readOptionalText(value: JsonValue | undefined, field: string, what: string): Untrusted | null {
+  const text = readText(value, field, what);
+  return text === null || text.isBlank ? null : text;
+}
+
 /** Text that must be there and not blank. */
 export function requiredText(value: JsonValue | undefined, field: string, what: string): Untrusted {
   const text = readText(value, field, what);

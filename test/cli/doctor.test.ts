@@ -85,7 +85,16 @@ describe('gw doctor', () => {
   it('a wrong merchant key: ✗ naming the key’s source (env), exit 77; the rest is still checked', async () => {
     const { r, doc } = await doctorJson({ ...env, GATEWAY_MERCHANT_KEY: 'wrong-merchant-key-1234' });
     expect(r.exitCode).toBe(77);
-    expect(status(doc)).toEqual({ config: 'ok', proxy: 'ok', gateway: 'ok', tls: 'skip', merchantKey: 'fail', payoutKey: 'ok', generalKey: 'skip', clock: 'ok' });
+    expect(status(doc)).toEqual({
+      config: 'ok',
+      proxy: 'ok',
+      gateway: 'ok',
+      tls: 'skip',
+      merchantKey: 'fail',
+      payoutKey: 'ok',
+      generalKey: 'skip',
+      clock: 'ok',
+    });
     expect(check(doc, 'merchantKey').detail).toMatch(/^refused: .*\(key from env GATEWAY_MERCHANT_KEY\)$/);
     expect(check(doc, 'merchantKey').hint).toBe('check the merchant key (from env GATEWAY_MERCHANT_KEY)');
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { exitCode: 77, message: '1 of 8 checks failed: merchant key' } });
@@ -110,7 +119,16 @@ describe('gw doctor', () => {
     const port = await refusedPort();
     const { r, doc } = await doctorJson({ ...env, GATEWAY_BASE_URL: `http://127.0.0.1:${port}` });
     expect(r.exitCode).toBe(69);
-    expect(status(doc)).toEqual({ config: 'ok', proxy: 'ok', gateway: 'fail', tls: 'skip', merchantKey: 'skip', payoutKey: 'skip', generalKey: 'skip', clock: 'skip' });
+    expect(status(doc)).toEqual({
+      config: 'ok',
+      proxy: 'ok',
+      gateway: 'fail',
+      tls: 'skip',
+      merchantKey: 'skip',
+      payoutKey: 'skip',
+      generalKey: 'skip',
+      clock: 'skip',
+    });
     expect(check(doc, 'gateway').detail).toMatch(/connection refused/);
     expect(check(doc, 'merchantKey').detail).toBe('not checked: the gateway did not answer');
   });
@@ -164,7 +182,16 @@ describe('gw doctor', () => {
   it('a configuration problem: ✗ configuration, nothing else run, exit 78', async () => {
     const { r, doc } = await doctorJson({ GATEWAY_BASE_URL: 'http://gateway.example' });
     expect(r.exitCode).toBe(78);
-    expect(status(doc)).toEqual({ config: 'fail', proxy: 'skip', gateway: 'skip', tls: 'skip', merchantKey: 'skip', payoutKey: 'skip', generalKey: 'skip', clock: 'skip' });
+    expect(status(doc)).toEqual({
+      config: 'fail',
+      proxy: 'skip',
+      gateway: 'skip',
+      tls: 'skip',
+      merchantKey: 'skip',
+      payoutKey: 'skip',
+      generalKey: 'skip',
+      clock: 'skip',
+    });
     const none = await runGw(['doctor']);
     expect(none.exitCode).toBe(78);
     expect(none.stdout).toMatch(/✗ configuration\s+no gateway base URL is configured\n\s+hint: run gw init/);

@@ -144,7 +144,7 @@ describe('decodeV1Payment (white-label data)', () => {
       payCurrency: 'ETH',
       network: 'Ethereum Network',
       address: '0x0000000000000000000000000000000000000001',
-      memo: '',
+      memo: null,
       callbackUrl: 'https://shop.example/cb',
       description: 'Order 7',
       email: 'buyer@example.com',

@@ -4,7 +4,7 @@ import { Decimal } from '../../money/decimal.js';
 import { normalizeStatus } from '../../domain/payment-status.js';
 import type { Balance, Payment, PaymentInfo, PaymentPage } from '../gateway.js';
 import { isJsonObject, type JsonValue } from '../json.js';
-import { outputObject, readDecimal, readScalar, readSymbolList, readText, requiredText, shapeError, type JsonObject } from '../read.js';
+import { outputObject, readDecimal, readScalar, readOptionalText, readSymbolList, readText, requiredText, shapeError, type JsonObject } from '../read.js';
 import { Untrusted } from '../../output/untrusted.js';
 
 /** `allowed` of POST /merchants/allowedCoins. */
@@ -30,7 +30,7 @@ export function decodePayment(body: JsonObject, what: string): Payment {
     payCurrency: text('payCurrency'),
     network: text('network'),
     address: text('address'),
-    memo: text('memo'),
+    memo: readOptionalText(body.memo, 'memo', what),
     callbackUrl: text('callbackUrl'),
     description: text('description'),
     email: text('email'),

@@ -11,7 +11,18 @@ import { Untrusted } from '../../output/untrusted.js';
 import type { Balance, Payment, PaymentInfo, PaymentPage, PaymentTransaction, Scalar } from '../gateway.js';
 import { isJsonObject, type JsonValue } from '../json.js';
 import { decodeBalances, decodeRate } from '../legacy/decode.js';
-import { outputValue, readDecimal, readScalar, readSymbolList, readText, requiredText, shapeError, type JsonObject, type OutputObject } from '../read.js';
+import {
+  outputValue,
+  readDecimal,
+  readScalar,
+  readSymbolList,
+  readOptionalText,
+  readText,
+  requiredText,
+  shapeError,
+  type JsonObject,
+  type OutputObject,
+} from '../read.js';
 
 /**
  * The versioned API's name (`v1`) of each field and the interface's name for it (`name`), which gw
@@ -139,7 +150,7 @@ export function decodeV1Payment(body: JsonObject, what: string): Payment {
     payCurrency: text('pay_currency'),
     network: text('network'),
     address: text('address'),
-    memo: text('memo'),
+    memo: readOptionalText(field(data, 'memo'), 'memo', what),
     callbackUrl: text('callback_url'),
     description: text('description'),
     email: text('email'),
