@@ -359,9 +359,10 @@ function* bodyCandidates(body: Buffer): Generator<Candidate> {
     }
   }
   if (text.includes('\n')) {
+    // Each candidate is what the signed body may have been; the change happened the other way.
     for (const [from, to, what] of [
-      [/\r\n/g, '\n', 'CRLF line endings became LF'],
-      [/\r?\n/g, '\r\n', 'LF line endings became CRLF'],
+      [/\r\n/g, '\n', 'LF line endings became CRLF'],
+      [/\r?\n/g, '\r\n', 'CRLF line endings became LF'],
     ] as const) {
       const b = make(text.replace(from, to));
       if (fresh(b)) yield { bytes: b, code: 'line-endings', message: `the body's line endings were changed after it was signed (${what})` };

@@ -242,6 +242,15 @@ describe('diagnose: why a signature does not verify', () => {
     }
   });
 
+  it.each([
+    ['signed with CRLF, received with LF', pretty.replace(/\n/g, '\r\n'), pretty, 'CRLF line endings became LF'],
+    ['signed with LF, received with CRLF', pretty, pretty.replace(/\n/g, '\r\n'), 'LF line endings became CRLF'],
+  ])('line endings, %s: says which way they changed', (_what, signed, received, says) => {
+    const d = diagnose(Buffer.from(received), hmac(MERCHANT, signed), 'payment', keys);
+    expect(d.causes.map((c) => c.code)).toEqual(['line-endings']);
+    expect(d.causes[0]?.message).toContain(`(${says})`);
+  });
+
   it('says what the re-serialisation was', () => {
     const d = diagnose(Buffer.from(pretty), hmac(MERCHANT, LEGACY_BODY), 'payment', keys);
     expect(d.causes[0]?.message).toMatch(/written compactly/);
