@@ -149,7 +149,10 @@ class HelpShown extends GwError {
 /** A usage error thrown by a command's own argument checks gets the command's usage line too. */
 function addUsage(error: unknown, argv: readonly string[], program: Command): unknown {
   if (!(error instanceof UsageError) || error.hint !== undefined) return error;
-  const command = program.commands.find((c) => argv.includes(c.name()));
+  // The deepest command named on the line (gw webhook send, not gw webhook).
+  let command: Command | undefined;
+  for (let parent = program, next: Command | undefined; (next = parent.commands.find((c) => argv.includes(c.name()))) !== undefined; parent = next)
+    command = next;
   if (command === undefined) return error;
   const path = commandPath(command);
   return error.with({ hint: `usage: ${path} ${command.usage()}; see ${path} --help` });

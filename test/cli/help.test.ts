@@ -52,6 +52,10 @@ describe('help and usage errors', () => {
     const shell = await runGw(['completion', 'powershell']);
     expect(shell.exitCode).toBe(64);
     expect(shell.stderr).toMatch(/gw completes bash, zsh, fish\nhint: usage: gw completion \[options\] <shell>; see gw completion --help/);
+    // A check of gw's own in a nested command names that command, not its parent.
+    const state = await runGw(['webhook', 'send', 'http://127.0.0.1:9/hooks', '--status', 'bogus']);
+    expect(state.exitCode).toBe(64);
+    expect(state.stderr).toMatch(/\nhint: usage: gw webhook send \[options\] <url>; see gw webhook send --help\n$/);
     const theme = await runGw(['pay', '1', 'BTC', '--qr-theme', 'blue']);
     expect(theme.exitCode).toBe(64);
     expect(theme.stderr).toMatch(/option '--qr-theme <theme>' argument 'blue' is invalid\. Allowed choices are dark, light\./);
