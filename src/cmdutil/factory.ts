@@ -160,7 +160,15 @@ class DefaultFactory implements Factory {
       throw new UsageError(`--api must be legacy or v1 (got "${globals.api.slice(0, 20)}")`);
     }
     if (globals.timeout !== undefined) seconds = parseTimeoutSeconds(globals.timeout, { kind: 'flag', name: '--timeout' });
-    else if (env !== undefined && env !== '' && globals.sandbox !== true) seconds = parseTimeoutSeconds(env, { kind: 'env', name: 'GATEWAY_TIMEOUT' });
+    else if (env !== undefined && env !== '' && globals.sandbox !== true) {
+      // A value that does not parse keeps the default deadline here: resolving the configuration
+      // reports it (exit 78 for a command that needs it; a problem listed by gw config and gw doctor).
+      try {
+        seconds = parseTimeoutSeconds(env, { kind: 'env', name: 'GATEWAY_TIMEOUT' });
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+      }
+    }
     this.#armDeadline(seconds * 1000);
   }
 

@@ -176,6 +176,17 @@ describe('profiles and precedence', () => {
     expect(fromFlag.settings.timeout).toEqual({ value: '7 s', source: '--timeout' });
   });
 
+  it('a GATEWAY_TIMEOUT gw cannot use: gw config still prints everything and names it; a command that needs it exits 78', async () => {
+    const env = { GATEWAY_BASE_URL: sandbox.url, GATEWAY_MERCHANT_KEY: sandbox.merchantKey, GATEWAY_TIMEOUT: 'soon' };
+    const shown = await gw(['config'], { cwd: tempDir(), env });
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/timeout\s+soon\s+env GATEWAY_TIMEOUT\s+✗ timeout from env GATEWAY_TIMEOUT must be a number/);
+    expect(shown.stdout).toContain(sandbox.url);
+    const used = await gw(['rate', 'BTC', 'USDT'], { cwd: tempDir(), env });
+    expect(used.exitCode).toBe(78);
+    expect(used.stderr).toMatch(/^gw: timeout from env GATEWAY_TIMEOUT must be a number of seconds/);
+  });
+
   it('sends the key of the selected profile (a wrong top-level key is not used)', async () => {
     const dir = tempDir();
     writeFile(
