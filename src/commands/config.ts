@@ -249,6 +249,10 @@ export async function configEditRun(opts: ConfigEditOptions): Promise<void> {
     const report = await opts.report();
     const row = report.settings[key];
     const c = report.config;
+    // What every command would stop at (an unknown profile, a file that cannot be read) stops this too.
+    const [problem] = report.problems;
+    if (problem !== undefined) throw new ConfigError(problem);
+    for (const warning of c.warnings) io.warn(warning);
     if (row.problem !== undefined) throw new ConfigError(row.problem);
     // As gw reads it: the URL normalised, api and timeout with their defaults.
     const parsed =

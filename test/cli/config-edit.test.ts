@@ -158,6 +158,15 @@ describe('gw config get / unset', () => {
     expect((await h.run(['config', 'get', 'timeout'])).stdout).toBe('15\n');
   });
 
+  it('get: a profile the files do not have is exit 78, as for every other command', async () => {
+    const h = home();
+    await h.run(['config', 'set', 'baseUrl', 'https://file.example']);
+    const r = await h.run(['config', 'get', 'baseUrl', '--profile', 'nope']);
+    expect(r.exitCode).toBe(78);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^gw: .*profile "nope"/);
+  });
+
   it('unset removes the value, then the empty profile and profiles; a second unset has nothing to remove', async () => {
     const h = home();
     await h.run(['config', 'set', 'timeout', '20']);
