@@ -99,7 +99,7 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
     .option('--qr-out <file>', 'also write the QR code to a .svg or .png file')
     .option('--reuse-if-exists', 'with --order-id: show or follow an open or paid payment of that order instead of creating another')
     .option('--wait', 'follow the payment until it is paid, expires or fails (exit 0 only when paid)')
-    .option('--wait-timeout <duration>', 'stop waiting after this long, e.g. 10m (with --wait; exit 124)')
+    .option('--wait-timeout <duration>', 'stop waiting after this long, e.g. 10m (implies --wait; exit 124)')
     .option('--no-clear', 'do not clear the terminal before drawing the payment')
     .action((amount: string, currency: string, flags: PayFlags) => {
       const request = buildPaymentRequest(amount, currency, flags);
@@ -110,7 +110,6 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
           'e.g. gw pay 25 USDT --order-id 1042 --reuse-if-exists',
         );
       }
-      if (flags.waitTimeout !== undefined && flags.wait !== true) throw new UsageError('--wait-timeout needs --wait');
       if (generated) request.orderId = generateOrderId(f.clock.now(), (size) => globalThis.crypto.getRandomValues(new Uint8Array(size)));
       return runF({
         io: f.io,
@@ -121,7 +120,8 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
         qrOut: parseQrOut(flags.qrOut),
         orderIdGenerated: generated,
         reuseIfExists: flags.reuseIfExists === true,
-        wait: flags.wait === true,
+        // --wait-timeout implies --wait, as for gw status.
+        wait: flags.wait === true || flags.waitTimeout !== undefined,
         waitTimeoutMs: flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout'),
         clear: flags.clear !== false,
         redraw: f.globals.verbose !== true,
@@ -631,7 +631,7 @@ async function printPayment(
     text += `\n${chalk.bold.yellow('The QR code holds only the address.')} The payer must enter the amount: ${chalk.bold(`${payment.payAmount} ${payment.payCurrency}`)}\n`;
   }
   if (opts.qrOut !== undefined) text += `QR image written to ${opts.qrOut}\n`;
-  if (io.sandbox) text += `${chalk.yellow('SANDBOX payment: testnet-form address, do not send real funds.')}\n`;
+  if (io.sandbox) text += `${chalk.yellow('SANDBOX payment: a made-up address nobody watches; never send funds to it.')}\n`;
   io.out(text);
   return undefined;
 }

@@ -36,9 +36,10 @@ interface StatusFlags {
   waitTimeout?: string;
 }
 
-export const EXIT_CODES_NOTE = `Exit codes: 0 paid, 8 still open (new, waiting, confirming), 10 underpaid, 11 expired,
-12 failed or refunded; with --wait, 124 gave up waiting (--wait-timeout, or 10 min past the expiry
-with no transaction seen) and 130 interrupted. Failures to ask: 69, 75, 76, 77 as for every command.`;
+export const EXIT_CODES_NOTE =
+  'Exit codes: 0 paid, 8 still open (new, waiting, confirming, or a status gw does not know), 10 underpaid, 11 expired, ' +
+  '12 failed or refunded; with --wait, 124 gave up waiting (--wait-timeout, or 10 min past the expiry with no transaction seen), ' +
+  '130 interrupted, 143 terminated. Failures to ask: 65, 69, 75, 76, 77, 78 as for every command.';
 
 /** A track id as typed: one line, no control characters, at most 100 characters. */
 export function parseTrackId(text: string, what = '<trackId>'): string {

@@ -36,6 +36,16 @@ describe('gw pay --sandbox --wait', () => {
     expect(r.stderr).toMatch(/is confirming\n.*is paid\n/);
   });
 
+  it('--wait-timeout alone waits (as for gw status), and gives up when it runs out: exit 124, the payment named', async () => {
+    const clock = at(0);
+    const r = await gw(['pay', '25', 'USDT', '--sandbox', '--json', '--wait-timeout', '3s', '--order-id', 'o-patience'], { clock });
+    expect(r.exitCode).toBe(124);
+    const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(doc).toMatchObject({ orderId: 'o-patience', status: expect.stringMatching(/^(new|waiting|confirming)$/) });
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { exitCode: 124, trackId: doc.trackId } });
+    expect(clock.now() - T0).toBeLessThan(10_000);
+  });
+
   it('on an 80×24 terminal: the screen ends on PAID', async () => {
     const r = await gw(['pay', '25', 'USDT', '--sandbox', '--wait', '--order-id', 'o-tty'], { clock: at(0), stdoutTTY: true, width: 80, height: 24 });
     expect(r.exitCode).toBe(0);
@@ -110,7 +120,7 @@ describe('a later run finds the payment', () => {
 describe('usage errors cost nothing', () => {
   it.each([
     [['pay', '25', 'USDT', '--reuse-if-exists', '--sandbox'], /--reuse-if-exists needs --order-id/],
-    [['pay', '25', 'USDT', '--wait-timeout', '10m', '--sandbox'], /--wait-timeout needs --wait/],
+    [['pay', '25', 'USDT', '--wait-timeout', 'soon', '--sandbox'], /--wait-timeout must be a duration/],
     [['pay', '25', 'USDT', '--wait', '--wait-timeout', 'soon', '--sandbox'], /--wait-timeout must be a duration/],
     [['status', 'a b', '--sandbox'], /<trackId> must be a payment's track id/],
     [['payments', '--size', '500', '--sandbox'], /--size must be a whole number from 1 to 200/],
