@@ -275,6 +275,18 @@ export class SandboxGateway {
     return this.payments.get(trackId);
   }
 
+  /**
+   * GET /qr/<trackId>.png — the image behind a payment's QRCode link: the QR of its payment URI
+   * (or of the address alone where the network has no URI scheme), as gw pay --qr-out draws it.
+   */
+  async qrImage(file: string): Promise<GatewayReply> {
+    const payment = file.endsWith('.png') ? this.resolve(file.slice(0, -'.png'.length)) : undefined;
+    if (payment === undefined) return { status: 404, body: { message: 'no such QR code' } };
+    const [{ buildPaymentUri }, { qrPng }] = await Promise.all([import('../payment-uri/index.js'), import('../qr/image.js')]);
+    const { uri } = buildPaymentUri({ network: payment.network, payCurrency: payment.payCurrency, address: payment.address, payAmount: payment.payAmount });
+    return { status: 200, body: qrPng(uri), headers: { 'content-type': 'image/png', 'cache-control': 'no-store' } };
+  }
+
   // GET /v1/payment/accepted-currencies — key in the `merchant_api_key` header only.
   acceptedCurrenciesV1(headerKey: string | undefined): GatewayReply {
     if (headerKey === undefined || headerKey === '') {

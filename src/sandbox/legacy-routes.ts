@@ -9,4 +9,6 @@ export const LEGACY_ROUTES: readonly Route[] = [
   { method: 'POST', pattern: '/exchange/rate', style: 'legacy', handle: (g, r) => g.exchangeRate(r.fields) },
   { method: 'POST', pattern: '/merchants/inquiry', style: 'legacy', handle: (g, r) => g.inquiry(r.fields) },
   { method: 'POST', pattern: '/merchants/list', style: 'legacy', handle: (g, r) => g.list(r.fields) },
+  // The image a white-label answer's QRCode field links to (no key: a link to hand to the payer).
+  { method: 'GET', pattern: '/qr/:file', style: 'legacy', handle: (g, r) => g.qrImage(r.params.file ?? '') },
 ];

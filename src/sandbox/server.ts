@@ -230,6 +230,11 @@ function decodeFields(body: Buffer, contentType: string | undefined): RequestFie
 
 function send(res: ServerResponse, reply: GatewayReply): void {
   if (res.headersSent || res.destroyed) return;
+  if (Buffer.isBuffer(reply.body)) {
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': reply.body.length });
+    res.end(reply.body);
+    return;
+  }
   const text = stringify(reply.body) ?? '{}';
   res.writeHead(reply.status, {
     ...reply.headers,

@@ -162,3 +162,22 @@ describe('QR without colour', () => {
     expect(r.exitCode).toBe(64);
   });
 });
+
+describe("the sandbox's QRCode link", () => {
+  it.each([
+    ['0.12345678', 'BTC', 'Bitcoin Network'],
+    ['12.345678', 'USDT', 'Ethereum Network'],
+    ['12.345678', 'USDT', 'Tron Network'],
+  ])('gw pay %s %s on %s: the PNG it links to decodes to the payment URI', async (amount, payCurrency, network) => {
+    const r = await gw(['pay', amount, payCurrency, '--network', network, '--json'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { QRCode: string; uri: string; trackId: string };
+    expect(doc.QRCode).toBe(`${sandbox.url}/qr/${doc.trackId}.png`);
+    const image = await fetch(doc.QRCode, { signal: AbortSignal.timeout(5000) });
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(decodePng(Buffer.from(await image.arrayBuffer()))).toBe(doc.uri);
+    const missing = await fetch(`${sandbox.url}/qr/sbxnotapayment.png`, { signal: AbortSignal.timeout(5000) });
+    expect(missing.status).toBe(404);
+  });
+});
