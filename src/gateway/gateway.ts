@@ -51,7 +51,8 @@ export interface Payment {
   callbackUrl: Untrusted | null;
   description: Untrusted | null;
   email: Untrusted | null;
-  feePaidByPayer: Decimal | null;
+  /** 0 or 1 as the gateway sent it (a flag, not an amount: a number in JSON, as in gw status). */
+  feePaidByPayer: Scalar | null;
   lifeTime: Scalar | null;
   orderId: Untrusted | null;
   underPaidCover: Decimal | null;

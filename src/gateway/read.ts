@@ -91,7 +91,8 @@ export interface OutputObject {
 }
 
 export function outputValue(value: JsonValue, key = ''): OutputValue {
-  if (typeof value === 'string') return Untrusted.of(value);
+  // An amount sent as text is written like one sent as a number: plain digits, never "1.5e-7".
+  if (typeof value === 'string') return (AMOUNT_FIELDS.has(key) && Decimal.fromLiteral(value.trim())) || Untrusted.of(value);
   if (isJsonNumber(value)) {
     if (AMOUNT_FIELDS.has(key)) return Decimal.fromLiteral(value.value) ?? Untrusted.of(value.value);
     const scalar = readScalar(value);

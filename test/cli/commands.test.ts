@@ -289,7 +289,7 @@ describe('gw pay', () => {
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(doc.lifeTime).toBe(30);
-    expect(doc.feePaidByPayer).toBe('1');
+    expect(doc.feePaidByPayer).toBe(1); // a flag: a number, as in gw status
     expect(doc.underPaidCover).toBe('2.5');
     expect(doc.callbackUrl).toBe('https://shop.example/cb');
     expect(doc.email).toBe('payer@example.com');

@@ -106,7 +106,7 @@ describe('decodePayment', () => {
       callbackUrl: 'https://shop.example/cb',
       description: 'Order 7',
       email: 'buyer@example.com',
-      feePaidByPayer: '1',
+      feePaidByPayer: 1,
       lifeTime: 30,
       orderId: 'ORD-7',
       underPaidCover: '2.5',
@@ -488,6 +488,14 @@ describe('LegacyGateway: payment status and history', () => {
       date: '1700000000',
       payDate: 1700000300,
     });
+  });
+
+  it('paymentInfo: an amount sent as text in exponent form is written with plain digits, like one sent as a number', async () => {
+    const { gw } = client([json(INQUIRY.replace('"amount":"25"', '"amount":"1.5e-7"').replace('"underPaidCover":2.5', '"underPaidCover":" 2.50 "'))]);
+    const fields = plain((await gw.paymentInfo('184729305')).fields) as Record<string, unknown>;
+    expect(fields.amount).toBe('0.00000015');
+    expect(fields.underPaidCover).toBe('2.50');
+    expect(fields.currency).toBe('USD'); // text that is not an amount stays as sent
   });
 
   it.each([

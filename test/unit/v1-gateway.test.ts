@@ -148,7 +148,7 @@ describe('decodeV1Payment (white-label data)', () => {
       callbackUrl: 'https://shop.example/cb',
       description: 'Order 7',
       email: 'buyer@example.com',
-      feePaidByPayer: '1',
+      feePaidByPayer: 1,
       lifeTime: 30,
       orderId: 'ORD-7',
       underPaidCover: '2.5',

@@ -34,7 +34,7 @@ export function decodePayment(body: JsonObject, what: string): Payment {
     callbackUrl: text('callbackUrl'),
     description: text('description'),
     email: text('email'),
-    feePaidByPayer: decimal('feePaidByPayer'),
+    feePaidByPayer: readScalar(body.feePaidByPayer),
     lifeTime: readScalar(body.lifeTime),
     orderId: text('orderId'),
     underPaidCover: decimal('underPaidCover'),

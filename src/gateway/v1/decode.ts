@@ -154,7 +154,7 @@ export function decodeV1Payment(body: JsonObject, what: string): Payment {
     callbackUrl: text('callback_url'),
     description: text('description'),
     email: text('email'),
-    feePaidByPayer: decimal('fee_paid_by_payer'),
+    feePaidByPayer: readScalar(field(data, 'fee_paid_by_payer')),
     lifeTime: readScalar(field(data, 'lifetime')),
     orderId: text('order_id'),
     underPaidCover: decimal('under_paid_coverage'),
