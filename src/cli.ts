@@ -133,16 +133,21 @@ function commandPath(command: Command): string {
 }
 
 function usageFrom(error: CommanderError, command: Command): GwError {
+  // Help printed because no command was given (gw --json): a usage error, as for a bare gw.
+  if (error.code === 'commander.help' && command.parent === null && command.args.length === 0) return new HelpShown(error.code, ExitCode.USAGE);
   if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return new HelpShown(error.code);
   const message = error.message.replace(/^error: /, '');
   const path = commandPath(command);
   return new UsageError(message, `usage: ${path} ${command.usage()}; see ${path} --help`);
 }
 
-/** Help or version was printed on request: success. (Bare `gw` is handled by runCli: exit 64.) */
+/** Help or version was printed: success when asked for, 64 when no command was given. (Bare `gw` is handled by runCli.) */
 class HelpShown extends GwError {
-  constructor(readonly code: string) {
-    super(ExitCode.OK, 'help shown');
+  constructor(
+    readonly code: string,
+    exitCode: ExitCode = ExitCode.OK,
+  ) {
+    super(exitCode, 'help shown');
   }
 }
 

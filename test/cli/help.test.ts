@@ -41,6 +41,13 @@ describe('help and usage errors', () => {
     expect(viaHelp.stdout).toBe(viaFlag.stdout);
   });
 
+  it.each([[[]], [['--json']], [['--sandbox', '--verbose']]])('no command (gw %j): the help on stderr, stdout empty, exit 64', async (argv) => {
+    const r = await runGw(argv);
+    expect(r.exitCode).toBe(64);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Usage: gw \[options\] \[command\]/);
+  });
+
   it('a usage error: one line, then the command’s usage and its own --help (nested commands too)', async () => {
     const r = await runGw(['doctor', 'now']);
     expect(r.exitCode).toBe(64);
