@@ -56,6 +56,8 @@ export interface GwErrorDetails {
   key?: string;
   /** The payment this failure is about, when one was created or may have been. */
   trackId?: string;
+  /** The order id of the payment that may have been created: what to look for (gw payments --order-id). */
+  orderId?: string;
   /** Whether the payment the command was creating exists: a side effect the exit code must not hide. */
   payment?: PaymentExistence;
   cause?: unknown;
@@ -72,6 +74,7 @@ export class GwError extends Error {
   readonly type: string | undefined;
   readonly key: string | undefined;
   readonly trackId: string | undefined;
+  readonly orderId: string | undefined;
   readonly payment: PaymentExistence | undefined;
 
   constructor(exitCode: ExitCode, message: string, details: GwErrorDetails = {}) {
@@ -84,6 +87,7 @@ export class GwError extends Error {
     this.type = details.type;
     this.key = details.key;
     this.trackId = details.trackId;
+    this.orderId = details.orderId;
     this.payment = details.payment;
   }
 
@@ -96,6 +100,7 @@ export class GwError extends Error {
     if (this.key !== undefined) fields.key = this.key;
     if (this.payment !== undefined) fields.payment = this.payment;
     if (this.trackId !== undefined) fields.trackId = this.trackId;
+    if (this.orderId !== undefined) fields.orderId = this.orderId;
     return fields;
   }
 
@@ -116,6 +121,7 @@ export class GwError extends Error {
     if (this.type !== undefined) d.type = this.type;
     if (this.key !== undefined) d.key = this.key;
     if (this.trackId !== undefined) d.trackId = this.trackId;
+    if (this.orderId !== undefined) d.orderId = this.orderId;
     if (this.payment !== undefined) d.payment = this.payment;
     return d;
   }

@@ -272,6 +272,7 @@ export function ambiguousFailure(error: GwError, request: PaymentRequest, sandbo
     message: `${error.message}; the payment MAY HAVE BEEN CREATED — it was not sent again`,
     hint: recognise,
     payment: 'unknown',
+    ...(request.orderId !== undefined && { orderId: request.orderId }),
   });
 }
 

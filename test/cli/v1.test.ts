@@ -311,7 +311,7 @@ describe('what gw sends over the versioned API (a strict recording server)', () 
     expect(r.exitCode).toBe(69);
     expect(server.requests).toHaveLength(1);
     const error = (JSON.parse(r.stderr) as { error: Record<string, unknown> }).error;
-    expect(error).toMatchObject({ exitCode: 69, status: 500, payment: 'unknown' });
+    expect(error).toMatchObject({ exitCode: 69, status: 500, payment: 'unknown', orderId: 'ORD-9' });
     expect(String(error.message)).toContain('MAY HAVE BEEN CREATED');
   });
 

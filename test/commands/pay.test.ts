@@ -131,6 +131,7 @@ describe('payRun', () => {
       'look for order id "ORD-7" before trying again: gw payments --order-id ORD-7, or pay again with --order-id ORD-7 --reuse-if-exists',
     );
     expect(error.payment).toBe('unknown');
+    expect(error.jsonFields()).toMatchObject({ payment: 'unknown', orderId: 'ORD-7' }); // a script need not read the hint
   });
 
   it.each([
