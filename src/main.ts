@@ -27,7 +27,7 @@ function main(): void {
     if (finished) return;
     finished = true;
     try {
-      process.stderr.write(`${io.json ? JSON.stringify({ error: { message: failure.message, exitCode: failure.exitCode } }) : `gw: ${failure.message}`}\n`);
+      io.reportFailure(failure); // one line, terminal-safe, keys scrubbed, every detail the error has
     } finally {
       process.exit(failure.exitCode);
     }
