@@ -99,7 +99,7 @@ function readLayer(raw: Record<string, unknown>, where: string, warnings: string
   for (const [name, value] of Object.entries(raw)) {
     if (name === 'profiles') continue;
     if (!(KEYS as readonly string[]).includes(name)) {
-      warnings.push(`warning: ${where}: unknown key "${terminalSafe(name)}" ignored (known: ${KEYS.join(', ')}, profiles)`);
+      warnings.push(`${where}: unknown key "${terminalSafe(name)}" ignored (known: ${KEYS.join(', ')}, profiles)`);
       continue;
     }
     const key = name as Key;
@@ -195,15 +195,15 @@ interface FileLayers {
   profile: Layer | undefined;
 }
 
-/** The "warning: skipped …" line for a refused candidate. */
+/** The "skipped config file …" warning for a refused candidate. */
 export function skippedWarning(skipped: SkippedFile): string {
-  return `warning: skipped config file ${terminalSafe(skipped.file)}: ${terminalSafe(skipped.reason)} (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)`;
+  return `skipped config file ${terminalSafe(skipped.file)}: ${terminalSafe(skipped.reason)} (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)`;
 }
 
 /** A file holding a key should be readable by its owner only. */
 function permissionWarning(file: string, mode: number | undefined): string | undefined {
   if (mode === undefined || process.platform === 'win32' || (mode & 0o077) === 0) return undefined;
-  return `warning: ${file} holds a key and is readable by group or others; fix it with: chmod 600 ${file}`;
+  return `${file} holds a key and is readable by group or others; fix it with: chmod 600 ${file}`;
 }
 
 /** What the files, the environment and the flags say, before any value is parsed. */

@@ -425,7 +425,7 @@ export class IOStreams {
   /** A warning on stderr: `gw: …`, or a `{"warning": {...}}` line with --json. */
   warn(message: string): void {
     if (this.#json) this.err(`${toJson({ warning: { message: terminalSafe(message) } }, 0)}\n`);
-    else this.err(`gw: ${terminalSafe(message)}\n`);
+    else this.err(`gw: warning: ${terminalSafe(message)}\n`);
   }
 
   /** A note about how something was done, on stderr: `gw: …`, or a `{"notice": {...}}` line with --json. */

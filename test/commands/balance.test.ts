@@ -28,7 +28,7 @@ describe('balanceRun', () => {
         .split('\n')
         .filter((l) => l.startsWith('USDT')),
     ).toHaveLength(2);
-    expect(human.stderr()).toMatch(/^gw: the gateway lists "USDT" more than once/);
+    expect(human.stderr()).toMatch(/^gw: warning: the gateway lists "USDT" more than once/);
 
     const json = IOStreams.test({ json: true });
     await balanceRun({ io: json.io, gateway: async () => new FakeGateway({ balances: entries }), currency: undefined });

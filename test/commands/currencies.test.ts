@@ -29,6 +29,6 @@ describe('currenciesRun', () => {
     const t = IOStreams.test();
     await currenciesRun({ io: t.io, gateway: async () => new FakeGateway({ currencies: [] }), endpoint: 'default' });
     expect(t.stdout()).toBe('');
-    expect(t.stderr()).toBe('gw: the gateway lists no accepted currencies\n');
+    expect(t.stderr()).toBe('gw: warning: the gateway lists no accepted currencies\n');
   });
 });

@@ -178,7 +178,7 @@ describe('gw pay --wait', () => {
     const limited = new GwError(ExitCode.TEMPFAIL, 'rate limit exceeded (result 124)', { result: 124 });
     const { opts, t } = setup({ info: sequence(info('Waiting'), down, down, limited, info('Paid')) });
     await payRun(opts);
-    expect(t.stderr()).toMatch(/gw: cannot connect to the gateway: connection refused; still waiting for payment 184729305\n/);
+    expect(t.stderr()).toMatch(/gw: warning: cannot connect to the gateway: connection refused; still waiting for payment 184729305\n/);
     expect(t.stderr()).toMatch(/the gateway answers again/);
   });
 });

@@ -230,9 +230,9 @@ describe('warnings', () => {
       looked: ['/tmp/.gatewayrc.js', PROJECT],
     });
     expect(config.warnings).toEqual([
-      'warning: skipped config file /tmp/.gatewayrc.js: its directory /tmp is writable by group or others (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)',
-      'warning: skipped config file /srv/x/package.json: it belongs to another user (uid 1001) (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)',
-      `warning: ${PROJECT}: unknown key "bogus" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, profiles)`,
+      'skipped config file /tmp/.gatewayrc.js: its directory /tmp is writable by group or others (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)',
+      'skipped config file /srv/x/package.json: it belongs to another user (uid 1001) (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)',
+      `${PROJECT}: unknown key "bogus" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, profiles)`,
     ]);
     expect(config.skipped).toEqual(skipped);
     expect(config.looked).toEqual(['/tmp/.gatewayrc.js', PROJECT]);
@@ -254,7 +254,7 @@ describe('warnings', () => {
     const layer: LoadedFile = { file: USER, level: 'user', content, ...(mode !== undefined && { mode }) };
     const warnings = resolveConfig({ flags: {}, env: {}, layers: [layer] }).warnings;
     if (warns && process.platform !== 'win32') {
-      expect(warnings).toEqual([`warning: ${USER} holds a key and is readable by group or others; fix it with: chmod 600 ${USER}`]);
+      expect(warnings).toEqual([`${USER} holds a key and is readable by group or others; fix it with: chmod 600 ${USER}`]);
     } else {
       expect(warnings).toEqual([]);
     }

@@ -72,7 +72,7 @@ describe('IOStreams', () => {
   it('warnings: one line, as JSON in JSON mode, escape codes stripped', () => {
     const human = IOStreams.test();
     human.io.warn(`careful ${ESC}[2J now`);
-    expect(human.stderr()).toBe('gw: careful  now\n');
+    expect(human.stderr()).toBe('gw: warning: careful  now\n');
     const json = IOStreams.test({ json: true });
     json.io.warn('careful');
     expect(JSON.parse(json.stderr())).toEqual({ warning: { message: 'careful' } });

@@ -83,7 +83,7 @@ describe('liveLine', () => {
     io.liveLine('⠙ Waiting for payment · a very long line that does not fit');
     io.warn('something');
     const term = new VirtualTerminal(30, 5).write(stderr());
-    expect(term.lines()[0]).toBe('gw: something');
+    expect(term.lines()[0]).toBe('gw: warning: something');
     expect(stderr()).toContain('\r\u001b[2K⠙ Waiting for payment · a ve…');
   });
 
