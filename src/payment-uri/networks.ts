@@ -22,7 +22,7 @@ export type NetworkId =
   | 'ton'
   | 'monero';
 
-/** How a payment on the network is put in a URI (see README-table.md for the source of each). */
+/** How a payment on the network is put in a URI (the README's table "Payment URIs and the QR code" gives the source of each). */
 export type UriScheme =
   | { readonly kind: 'bip21'; readonly scheme: 'bitcoin' | 'litecoin' | 'dogecoin' | 'bitcoincash' | 'dash' | 'digibyte' }
   | { readonly kind: 'eip681'; readonly chainId: number }
