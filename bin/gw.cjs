@@ -7,11 +7,31 @@
 // no module compile cache (that is Node 22's module.enableCompileCache), so the bundle is compiled
 // here with vm.Script and V8's cachedData: the cache, written next to the bundle after a run (and
 // by the build), lets V8 skip most of the compile. It is only ever an optimisation:
-// - one cache file per Node version, architecture and V8 flags, so another Node never sees it;
+// - one cache file per command, Node version, architecture and V8 flags, so another Node never
+//   sees it, and each command restores what it runs: `gw rate` the transport and undici's client,
+//   `gw pay --sandbox` the sandbox too, `gw config` neither (a cache holds the functions the run
+//   that made it compiled; one cache for all would make every command restore every other's code);
 // - V8 checks it against the source and rejects one that does not match (then gw compiles as
 //   usual and rewrites it);
 // - any failure to read, use or write it is ignored, and GW_CODE_CACHE=0 turns it off.
 'use strict';
+
+/** The commands that get a code cache of their own; any other command line shares "other". */
+const COMMANDS = new Set([
+  'init',
+  'currencies',
+  'pay',
+  'status',
+  'payments',
+  'balance',
+  'rate',
+  'config',
+  'doctor',
+  'sandbox',
+  'listen',
+  'webhook',
+  'completion',
+]);
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -37,7 +57,9 @@ function load() {
     .join(' ')
     .replace(/[^A-Za-z0-9=-]+/g, '_')
     .slice(0, 60);
-  const cacheFile = `${bundle}.${process.version}-${process.arch}${flags ? `-${flags}` : ''}.cache`;
+  const command = args.find((arg) => COMMANDS.has(arg)) ?? 'other';
+  const variant = `${command}${args.includes('--sandbox') ? '-sandbox' : ''}`;
+  const cacheFile = `${bundle}.${process.version}-${process.arch}${flags ? `-${flags}` : ''}.${variant}.cache`;
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);

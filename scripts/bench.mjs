@@ -70,7 +70,14 @@ const env = {
   XDG_CONFIG_HOME: path.join(work, 'config'),
 };
 for (const k of Object.keys(env)) if (k.startsWith('GATEWAY_')) delete env[k];
-const server = spawn(process.execPath, [gwBin, 'sandbox', '--json', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+// Keys shaped like a real account's, not the sandbox's public test keys: gw scrubs a real key from
+// everything it reads and writes, and the benchmark must pay for that as a real set-up does.
+const merchantKey = 'QX7ND2-KL9M4P-8RT3VW-6YB5HJ';
+const payoutKey = 'PV4K8M-2NQ7XR-5TW9BC-3HJ6DF';
+const server = spawn(process.execPath, [gwBin, 'sandbox', '--json', '--port', '0', '--merchant-key', merchantKey, '--payout-key', payoutKey], {
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const url = await new Promise((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (c) => {
@@ -94,7 +101,7 @@ req.end(JSON.stringify({ fromCurrency: 'BTC', toCurrency: 'USDT' }));
 `,
 );
 
-const gwEnv = { ...env, GATEWAY_BASE_URL: url, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key' };
+const gwEnv = { ...env, GATEWAY_BASE_URL: url, GATEWAY_MERCHANT_KEY: merchantKey, GATEWAY_PAYOUT_KEY: payoutKey };
 const node = process.execPath;
 
 // A payment to ask about (gw status) and to find (gw payments), made on the running sandbox.

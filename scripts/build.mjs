@@ -11,6 +11,9 @@
 // - undici's fetch body extraction, reached only for FormData/Blob/stream bodies (gw sends strings),
 //   which drags in fetch, webidl and form-data parsing;
 // - commander's child_process, used only by executable subcommands (gw has none): made lazy.
+// - node:assert for undici, which only ever calls assert(condition) on its own invariants: Node's
+//   module loads its assertion-error machinery (about 1 ms every run); a ten-line assert with the
+//   same throw replaces it. The build fails if undici starts using more of node:assert.
 //
 // - undici's HTTP parser (llhttp) as base64 text inside the bundle (150 KB every run reads and
 //   compiles): the build writes the two WebAssembly binaries to dist/llhttp/, read on first use.
@@ -30,8 +33,8 @@
 // against, or was not part of the bundle at all (a STUBS/PATCHES entry that matched nothing).
 // Written against undici 7.30.2; when an upgrade trips a check, re-read the file and update.
 import { build, context } from 'esbuild';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -111,6 +114,15 @@ for (const { file, edits } of PATCHES) {
   }
 }
 
+// undici's own code may call assert(condition[, message]) and nothing else of node:assert.
+for (const file of readdirSync(path.join(undiciRoot, 'lib'), { recursive: true })) {
+  if (!String(file).endsWith('.js')) continue;
+  const text = readFileSync(path.join(undiciRoot, 'lib', String(file)), 'utf8');
+  if (!/require\('node:assert'\)/.test(text)) continue;
+  if (/\bassert\s*\.\s*[A-Za-z_$]/.test(text) || !/const assert = require\('node:assert'\)/.test(text))
+    fail(`undici/lib/${file} uses node:assert beyond assert(condition): the stub no longer covers it`);
+}
+
 /** How often each STUBS/PATCHES entry was used during the build. */
 const used = new Map();
 
@@ -146,6 +158,25 @@ const startupStubs = {
     );
     b.onLoad({ filter: /.*/, namespace: 'gw-undici-http' }, () => ({
       contents: 'module.exports = { maxHeaderSize: 16 * 1024, IncomingMessage: class IncomingMessageOfNodeHttpNotLoaded {} };',
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^node:assert$/ }, (args) =>
+      /[\\/]undici[\\/]/.test(args.importer)
+        ? (used.set('node:assert', (used.get('node:assert') ?? 0) + 1), { path: 'assert', namespace: 'gw-assert' })
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'gw-assert' }, () => ({
+      contents: `class AssertionError extends Error {
+  constructor (message) { super(message ?? 'assertion failed'); this.name = 'AssertionError'; this.code = 'ERR_ASSERTION' }
+}
+function assert (value, message) {
+  if (value) return
+  if (message instanceof Error) throw message
+  throw new AssertionError(message)
+}
+assert.ok = assert
+assert.AssertionError = AssertionError
+module.exports = assert`,
       loader: 'js',
     }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
@@ -268,13 +299,15 @@ if (process.argv.includes('--watch')) {
   await build(options);
   writeWasm();
   checkDynamicImports(new URL('../dist/gw.cjs', import.meta.url));
+  if (!used.get('node:assert')) fail("undici's node:assert imports were not replaced");
+  if (/require\("(node:)?assert"\)/.test(readFileSync(new URL('../dist/gw.cjs', import.meta.url), 'utf8'))) fail('the bundle still requires node:assert');
   if (used.get('node:http') !== 2) fail(`undici's two node:http imports were not both replaced (${used.get('node:http') ?? 0})`);
   for (const { file } of [...STUBS, ...PATCHES]) {
     if (used.get(file)) continue;
     rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
     fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
   }
-  writeCodeCache();
+  await writeCodeCaches();
 }
 
 /** The WebAssembly binaries of the stubbed base64 modules, decoded by those modules themselves. */
@@ -289,21 +322,55 @@ function writeWasm() {
 }
 
 /**
- * Writes the launcher's V8 code cache for this Node (see bin/gw.cjs) by running gw once, so an
- * install starts fast from its first command. A small run (`gw config --json`, in an empty home)
- * keeps the cache to what every command compiles at start. Never a reason for the build to fail.
+ * Writes the launcher's V8 code caches for this Node (see bin/gw.cjs), so an install starts fast
+ * from its first command: each command below runs once, in an empty home, against a `gw sandbox`
+ * on 127.0.0.1 (itself run without a cache), and the launcher writes that command's cache as it
+ * exits. Other commands write theirs on first use. Never a reason for the build to fail.
  */
-function writeCodeCache() {
+async function writeCodeCaches() {
+  const gw = fileURLToPath(new URL('../bin/gw.cjs', import.meta.url));
   const home = mkdtempSync(path.join(tmpdir(), 'gw-build-'));
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GATEWAY_') && !/_proxy$/i.test(k)));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GATEWAY_') && !/_proxy$/i.test(k)));
+  const base = { ...clean, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), NO_COLOR: '1' };
+  const run = (args, env = base) =>
+    spawnSync(process.execPath, [gw, ...args], { cwd: home, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+  let sandbox;
   try {
-    spawnSync(process.execPath, [fileURLToPath(new URL('../bin/gw.cjs', import.meta.url)), 'config', '--json'], {
-      cwd: home,
-      env: { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), NO_COLOR: '1' },
-      stdio: 'ignore',
-      timeout: 10_000,
+    run(['config', '--json']);
+    run(['pay', '25', 'USDT', '--json', '--sandbox', '--order-id', 'build-cache']);
+    sandbox = spawn(process.execPath, [gw, 'sandbox', '--json'], { cwd: home, env: { ...base, GW_CODE_CACHE: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const url = await new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), 10_000);
+      let text = '';
+      sandbox.stdout.on('data', (chunk) => {
+        text += chunk;
+        if (!text.includes('\n')) return;
+        clearTimeout(timer);
+        try {
+          resolve(JSON.parse(text.slice(0, text.indexOf('\n'))).url);
+        } catch {
+          resolve(undefined);
+        }
+      });
+      sandbox.on('exit', () => resolve(undefined));
     });
+    if (typeof url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+\/?$/.test(url)) return;
+    const env = { ...base, GATEWAY_BASE_URL: url, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key', GATEWAY_PAYOUT_KEY: 'sandbox-payout-key' };
+    const paid = run(['pay', '25', 'USDT', '--json', '--order-id', 'build-cache'], env);
+    const trackId = /"trackId": "([a-z0-9]+)"/.exec(paid.stdout ?? '')?.[1] ?? 'sbx0';
+    for (const args of [
+      ['status', trackId, '--json'],
+      ['payments', '--json'],
+      ['rate', 'BTC', 'USDT', '--json'],
+      ['currencies', '--json'],
+      ['balance', '--json'],
+      ['doctor', '--json'],
+    ])
+      run(args, env);
+  } catch {
+    // Only an optimisation: gw writes a missing cache on first use.
   } finally {
+    sandbox?.kill();
     rmSync(home, { recursive: true, force: true });
   }
 }

@@ -30,73 +30,89 @@ const MIN_PIECE_LENGTH = 8;
  * Test keys everybody knows (the real service's documented test key and the embedded sandbox's):
  * not secrets, and common words, so they are not scrubbed.
  */
-const PUBLIC_TEST_KEYS: ReadonlySet<string> = new Set(['sandbox', 'sandbox-merchant-key', 'sandbox-payout-key']);
+const PUBLIC_TEST_KEYS: ReadonlySet<string> = new Set(['sandbox', 'sandbox-merchant-key', 'sandbox-payout-key', 'sandbox-general-key']);
 
-const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/-]/;
-
-/** One character of a secret, literally or in any escaped form a peer may write it back in. */
-function characterPattern(ch: string): string {
-  const code = ch.charCodeAt(0);
-  const hex = code.toString(16).padStart(2, '0');
-  const literal = REGEX_SPECIAL.test(ch) ? `\\${ch}` : ch;
-  if (code > 0xff) return literal;
-  // %6B, \u006b, \x6b, &#107;, &#x6b; (hex digits in either case: the regex is case-insensitive
-  // only for these escapes, via explicit classes, so the literal part stays case-sensitive).
-  const anyCase = (h: string): string => [...h].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
-  const h = anyCase(hex);
-  return `(?:${literal}|%${h}|\\\\u00${h}|\\\\x${h}|&#${code};|&#[xX]0*${h};)`;
-}
-
-function secretPattern(secret: string): string {
-  return [...secret].map(characterPattern).join('');
-}
+/**
+ * An escaped character a peer may write a key back in: %6B, \u006b, \x6b, &#107;, &#x6b; (hex
+ * digits in either case). Characters above U+00FF have no such form here: they match literally.
+ */
+const ESCAPED_CHARACTER = /%([0-9a-fA-F]{2})|\\u00([0-9a-fA-F]{2})|\\x([0-9a-fA-F]{2})|&#([0-9]{1,3});|&#[xX]0*([0-9a-fA-F]{1,2});/g;
+const HAS_ESCAPE = new RegExp(ESCAPED_CHARACTER.source);
+const KEY_PIECE = new RegExp(`[A-Za-z0-9_-]{${MIN_PIECE_LENGTH},}`, 'g');
 
 /**
  * Replaces every key with ****: written literally, percent-encoded, as JSON/JS escapes or HTML
  * character references (whole or in part), and also the first or last MIN_PIECE_LENGTH or more
  * characters of a key standing alone (a key the peer cut short at the edge of a message).
+ *
+ * It runs on every answer and every line gw writes, so it compiles nothing per key: text without
+ * an escape is searched for each key as it is; text with escapes is decoded once, remembering
+ * where each character came from, and a key found in the decoded text is cut from the original.
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  const scrubber = scrubberFor(secrets);
-  if (scrubber === undefined) return text;
-  const safe = text.replace(scrubber.whole, '****');
+  const keys = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && !PUBLIC_TEST_KEYS.has(s)).sort((a, b) => b.length - a.length);
+  if (keys.length === 0) return text;
+  const safe = HAS_ESCAPE.test(text) ? cutDecodedKeys(text, keys) : cutKeys(text, keys);
   // A run of key-like characters that starts or ends a key (a truncated key) is a key too.
-  return safe.replace(/[A-Za-z0-9_-]{8,}/g, (token) =>
-    token.length >= MIN_PIECE_LENGTH && scrubber.keys.some((k) => k.startsWith(token) || k.endsWith(token)) ? '****' : token,
-  );
+  return safe.replace(KEY_PIECE, (token) => (keys.some((k) => k.startsWith(token) || k.endsWith(token)) ? '****' : token));
 }
 
-interface Scrubber {
-  keys: readonly string[];
-  whole: RegExp;
+/** Each key written literally, longest first. */
+function cutKeys(text: string, keys: readonly string[]): string {
+  let out = text;
+  for (const key of keys) if (out.includes(key)) out = out.split(key).join('****');
+  return out;
 }
 
-/**
- * The compiled pattern for a list of keys, built once per distinct list: every line a long-running
- * command prints (gw listen: thousands a second) is scrubbed, and compiling the pattern costs far
- * more than matching it.
- */
-let lastScrubber: { id: string; scrubber: Scrubber | undefined } | undefined;
-
-function scrubberFor(secrets: readonly string[]): Scrubber | undefined {
-  const id = secrets.join('\u0000');
-  if (lastScrubber?.id === id) return lastScrubber.scrubber;
-  const keys = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && !PUBLIC_TEST_KEYS.has(s));
-  const scrubber =
-    keys.length === 0
-      ? undefined
-      : {
-          keys,
-          whole: new RegExp(
-            [...keys]
-              .sort((a, b) => b.length - a.length)
-              .map(secretPattern)
-              .join('|'),
-            'g',
-          ),
-        };
-  lastScrubber = { id, scrubber };
-  return scrubber;
+/** Each key, in any mixture of literal and escaped characters, longest first. */
+function cutDecodedKeys(text: string, keys: readonly string[]): string {
+  // decoded[n] came from text[from[n]] up to (not including) text[to[n]].
+  const parts: string[] = [];
+  const from = new Int32Array(text.length);
+  const to = new Int32Array(text.length);
+  let n = 0;
+  let at = 0;
+  const literalUpTo = (end: number): void => {
+    parts.push(text.slice(at, end));
+    for (; at < end; at++, n++) {
+      from[n] = at;
+      to[n] = at + 1;
+    }
+  };
+  for (const m of text.matchAll(ESCAPED_CHARACTER)) {
+    literalUpTo(m.index);
+    const hex = m[1] ?? m[2] ?? m[3] ?? m[5];
+    const code = hex === undefined ? Number(m[4]) : parseInt(hex, 16);
+    if (code > 0xff) {
+      literalUpTo(m.index + m[0].length);
+      continue;
+    }
+    parts.push(String.fromCharCode(code));
+    from[n] = m.index;
+    to[n] = m.index + m[0].length;
+    n++;
+    at = m.index + m[0].length;
+  }
+  literalUpTo(text.length);
+  const decoded = parts.join('');
+  const taken = new Uint8Array(decoded.length);
+  const cuts: Array<[number, number]> = [];
+  for (const key of keys) {
+    for (let found = decoded.indexOf(key); found !== -1; found = decoded.indexOf(key, found + 1)) {
+      if (taken.subarray(found, found + key.length).includes(1)) continue;
+      taken.fill(1, found, found + key.length);
+      cuts.push([from[found] ?? 0, to[found + key.length - 1] ?? 0]);
+    }
+  }
+  if (cuts.length === 0) return text;
+  cuts.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let last = 0;
+  for (const [start, end] of cuts) {
+    out += `${text.slice(last, start)}****`;
+    last = end;
+  }
+  return out + text.slice(last);
 }
 
 /**

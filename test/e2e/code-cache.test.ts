@@ -2,7 +2,7 @@
 // answers with it, without it (GW_CODE_CACHE=0), and with a cache V8 rejects (corrupt, or made by
 // another Node), which it then replaces. Run on a private copy of the built package, so that
 // corrupting its cache cannot disturb the other tests.
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +17,17 @@ beforeAll(async () => {
   sandbox = await withSandbox();
   copy = tempDir('gw-cache-');
   for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(ROOT, part), path.join(copy, part), { recursive: true });
+  // The copy starts with the build's caches only, whatever other tests' runs of gw added since.
+  for (const file of cacheFiles()) if (!BUILT.map(cacheOf).includes(file)) rmSync(path.join(copy, 'dist', file));
 });
 
 afterAll(async () => {
   await sandbox.close();
 });
+
+/** The caches the build writes (scripts/build.mjs, writeCodeCaches). */
+const BUILT = ['config', 'pay-sandbox', 'pay', 'status', 'payments', 'rate', 'currencies', 'balance', 'doctor'];
+const cacheOf = (variant: string): string => `gw.cjs.${process.version}-${process.arch}.${variant}.cache`;
 
 const cacheFiles = (): string[] => readdirSync(path.join(copy, 'dist')).filter((f) => f.endsWith('.cache'));
 
@@ -41,8 +47,9 @@ async function run(args: string[], extraEnv: Record<string, string> = {}): Promi
 describe('the code cache', () => {
   const RATE = ['rate', 'BTC', 'USDT', '--json'];
 
-  it('the build wrote one for this Node, and gw gives the same answer with it and without it', async () => {
-    expect(cacheFiles()).toEqual([`gw.cjs.${process.version}-${process.arch}.cache`]);
+  it('the build wrote one per common command for this Node, and gw gives the same answer with it and without it', async () => {
+    // (Other tests running the shared dist/ meanwhile may have added caches of other commands.)
+    expect(cacheFiles()).toEqual(expect.arrayContaining(BUILT.map(cacheOf)));
     const withCache = await run(RATE);
     const without = await run(RATE, { GW_CODE_CACHE: '0' });
     expect(withCache).toEqual({ exitCode: 0, stdout: without.stdout, stderr: '' });
@@ -50,8 +57,7 @@ describe('the code cache', () => {
   });
 
   it('a corrupt cache is rejected, gw works as usual, and the cache is written anew', async () => {
-    const [file = ''] = cacheFiles();
-    const full = path.join(copy, 'dist', file);
+    const full = path.join(copy, 'dist', cacheOf('rate'));
     writeFileSync(full, Buffer.alloc(4096, 0x5a));
     const r = await run(RATE);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -64,6 +70,17 @@ describe('the code cache', () => {
     const renewedFile = statSync(full).ino;
     expect((await run(RATE)).exitCode).toBe(0);
     expect(statSync(full).ino).toBe(renewedFile);
+  });
+
+  it('a command without a cache writes its own on first use, and the next run keeps it', async () => {
+    const before = new Set(cacheFiles());
+    const first = await run(['completion', 'bash']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(cacheFiles().filter((f) => !before.has(f))).toEqual([cacheOf('completion')]);
+    const made = statSync(path.join(copy, 'dist', cacheOf('completion'))).ino;
+    const second = await run(['completion', 'bash']);
+    expect(second.stdout).toBe(first.stdout);
+    expect(statSync(path.join(copy, 'dist', cacheOf('completion'))).ino).toBe(made);
   });
 
   it('a JavaScript config (a real import()) loads through the cached bundle', async () => {
