@@ -52,7 +52,7 @@ function load() {
     return require(bundle); // reports the missing bundle the usual way
   }
   const vm = require('node:vm');
-  const Module = require('node:module');
+  const Module = module.constructor; // node:module's Module, without loading node:module (and its source maps)
   const flags = process.execArgv
     .join(' ')
     .replace(/[^A-Za-z0-9=-]+/g, '_')

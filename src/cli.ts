@@ -25,8 +25,13 @@ export const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 refused, 64 usage, 65 data r
 78 configuration, 130 interrupted, 143 terminated. A payment's state (gw status, --wait):
 0 paid, 8 still open, 10 underpaid, 11 expired, 12 failed or refunded, 124 gave up waiting.`;
 
-/** The root command with every subcommand, wired to `f`. */
-export function newCmdRoot(f: Factory): Command {
+/**
+ * The root command wired to `f`, with every subcommand; or, given the command line, with only the
+ * subcommand it names when that is all the parse needs (building all thirteen is a few ms of every
+ * run). Help, completion, and a line that names no known command get them all, so help pages and
+ * "did you mean" suggestions are whole.
+ */
+export function newCmdRoot(f: Factory, argv?: readonly string[]): Command {
   const program = new Command('gw')
     .description(
       "The merchant's command line for the crypto payment gateway: accepted coins, white-label payments with a scannable QR, their status and history, balances, rates.",
@@ -66,26 +71,47 @@ ${wrapText(EXIT_CODES_HELP.replace(/\n/g, ' '), helpWidthOf(command))}
 `,
     );
   program.hook('preAction', (_root, command) => f.applyGlobals(command.optsWithGlobals<GlobalOptions>()));
-  for (const sub of [
-    newCmdInit(f),
-    newCmdCurrencies(f),
-    newCmdPay(f),
-    newCmdStatus(f),
-    newCmdPayments(f),
-    newCmdBalance(f),
-    newCmdRate(f),
-    newCmdConfig(f),
-    newCmdDoctor(f),
-    newCmdSandbox(f),
-    newCmdListen(f),
-    newCmdWebhook(f),
-    newCmdCompletion(f),
-  ]) {
-    program.addCommand(sub);
+  const subcommands: Record<string, (f: Factory) => Command> = {
+    init: newCmdInit,
+    currencies: newCmdCurrencies,
+    pay: newCmdPay,
+    status: newCmdStatus,
+    payments: newCmdPayments,
+    balance: newCmdBalance,
+    rate: newCmdRate,
+    config: newCmdConfig,
+    doctor: newCmdDoctor,
+    sandbox: newCmdSandbox,
+    listen: newCmdListen,
+    webhook: newCmdWebhook,
+    completion: newCmdCompletion,
+  };
+  const only = argv === undefined ? undefined : soleCommand(program, argv);
+  const build = only !== undefined && only !== 'completion' && Object.hasOwn(subcommands, only) ? subcommands[only] : undefined;
+  if (build !== undefined) {
+    program.addCommand(build(f));
+  } else {
+    for (const newCmd of Object.values(subcommands)) program.addCommand(newCmd(f));
+    program.addCommand(newCmdComplete(f, program), { hidden: true });
   }
-  program.addCommand(newCmdComplete(f, program), { hidden: true });
   configure(program, f);
   return program;
+}
+
+/**
+ * The first word of a command line that is not an option or a global option's value: the command
+ * it names, if any. Undefined when the line asks for help anywhere.
+ */
+function soleCommand(root: Command, argv: readonly string[]): string | undefined {
+  if (argv.some((arg) => arg === '-h' || arg === '--help')) return undefined;
+  const takesValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((name) => name !== undefined)));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') return undefined;
+    if (!arg.startsWith('-')) return arg;
+    if (takesValue.has(arg)) i++;
+  }
+  return undefined;
 }
 
 /**
@@ -136,7 +162,8 @@ function usageFrom(error: CommanderError, command: Command): GwError {
   // Help printed because no command was given (gw --json): a usage error, as for a bare gw.
   if (error.code === 'commander.help' && command.parent === null && command.args.length === 0) return new HelpShown(error.code, ExitCode.USAGE);
   if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return new HelpShown(error.code);
-  const message = error.message.replace(/^error: /, '');
+  // Commander puts its "(Did you mean rate?)" on a line of its own: one line, words apart.
+  const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   const path = commandPath(command);
   return new UsageError(message, `usage: ${path} ${command.usage()}; see ${path} --help`);
 }
@@ -174,7 +201,7 @@ export function asGwError(error: unknown): GwError {
  * output reached stdout. Every failure is one line on stderr (or one JSON line with --json).
  */
 export async function runCli(argv: readonly string[], f: Factory): Promise<number> {
-  const program = newCmdRoot(f);
+  const program = newCmdRoot(f, argv);
   try {
     if (argv.length === 0) {
       f.io.err(program.helpInformation());

@@ -5,7 +5,6 @@
 // The exit code is 70 until a command finishes: no path can end the process with 0 by accident
 // (an unsettled promise, an event loop that ran dry, a crash after output). Ctrl-C and SIGTERM
 // abort the command's signal; if it has not unwound shortly after, the process ends anyway.
-import { homedir } from 'node:os';
 import { asGwError, runCli } from './cli.js';
 import { createFactory } from './cmdutil/factory.js';
 import { ExitCode, GwError, interrupted, terminated } from './errors.js';
@@ -19,7 +18,7 @@ function main(): void {
   process.exitCode = ExitCode.SOFTWARE;
   const io = new IOStreams({ stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin, env: process.env });
   const interrupt = new AbortController();
-  const f = createFactory({ io, env: process.env, cwd: process.cwd(), home: homedir(), interrupt: interrupt.signal });
+  const f = createFactory({ io, env: process.env, cwd: process.cwd(), home: homeDirectory(), interrupt: interrupt.signal });
   let finished = false;
 
   /** Ends the process now with one line, when the command could not unwind by itself. */
@@ -77,3 +76,9 @@ function main(): void {
 }
 
 main();
+
+/** os.homedir(), which reads HOME first on POSIX: node:os is loaded only when HOME is not set. */
+function homeDirectory(): string {
+  const home = process.env.HOME;
+  return process.platform !== 'win32' && home !== undefined ? home : process.getBuiltinModule('node:os').homedir();
+}

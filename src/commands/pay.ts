@@ -110,7 +110,7 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
           'e.g. gw pay 25 USDT --order-id 1042 --reuse-if-exists',
         );
       }
-      if (generated) request.orderId = generateOrderId(f.clock.now(), (size) => globalThis.crypto.getRandomValues(new Uint8Array(size)));
+      if (generated) request.orderId = generateOrderId(f.clock.now(), (size) => process.getBuiltinModule('node:crypto').randomFillSync(new Uint8Array(size)));
       return runF({
         io: f.io,
         gateway: () => f.gateway(),

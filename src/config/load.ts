@@ -11,8 +11,7 @@
 // refused (exit 78). Data files are read through a non-blocking descriptor that is checked to be
 // the file that was judged; JavaScript files are imported by Node. Loading can be abandoned with
 // an AbortSignal, even while a JavaScript config's promise never settles.
-import { constants, type Stats } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { constants, promises as fsp, type Stats } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { abortable } from '../util/abortable.js';
@@ -146,7 +145,7 @@ async function load(options: LoadOptions): Promise<LoadResult> {
 
 async function statOrNull(file: string, follow: boolean): Promise<Stats | null> {
   try {
-    return follow ? await stat(file) : await lstat(file);
+    return follow ? await fsp.stat(file) : await fsp.lstat(file);
   } catch {
     return null;
   }
@@ -165,8 +164,8 @@ const JS_EXTENSIONS = new Set(['.js', '.cjs', '.mjs']);
 /** The directory where the file was found is listed in GATEWAY_TRUSTED_DIRS, as written or through symbolic links. */
 async function inTrustedDir(dir: string, trusted: ReadonlySet<string>): Promise<boolean> {
   if (trusted.has(dir)) return true;
-  const real = await realpath(dir).catch(() => dir);
-  for (const entry of trusted) if ((await realpath(entry).catch(() => entry)) === real) return true;
+  const real = await fsp.realpath(dir).catch(() => dir);
+  for (const entry of trusted) if ((await fsp.realpath(entry).catch(() => entry)) === real) return true;
   return false;
 }
 
@@ -176,7 +175,7 @@ async function examine(candidate: { file: string; level: ConfigLevel }, judge: J
   const shown = terminalSafe(file);
   let linkStats: Stats;
   try {
-    linkStats = await lstat(file);
+    linkStats = await fsp.lstat(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!explicit || code === 'ENOENT') return { status: 'absent' };
@@ -186,7 +185,7 @@ async function examine(candidate: { file: string; level: ConfigLevel }, judge: J
   let real = file;
   let stats = linkStats;
   if (linkStats.isSymbolicLink()) {
-    const target = await realpath(file).catch(() => null);
+    const target = await fsp.realpath(file).catch(() => null);
     const targetStats = target === null ? null : await statOrNull(target, false);
     if (target === null || targetStats === null) {
       if (explicit) throw new ConfigError(`config file ${shown} cannot be read: it is a broken symbolic link`);
@@ -243,9 +242,9 @@ function stripBom(text: string): string {
 async function readBounded(file: string, real: string, judged: Stats, maxBytes: number): Promise<string> {
   const shown = terminalSafe(file);
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: Awaited<ReturnType<typeof fsp.open>> | undefined;
   try {
-    handle = await open(real, flags);
+    handle = await fsp.open(real, flags);
   } catch (error) {
     throw new ConfigError(`config file ${shown} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }

@@ -12,8 +12,7 @@
 // - The format is kept: YAML stays YAML with its comments and order (the `yaml` library's
 //   document model), JSON stays JSON with its indentation.
 import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { constants, promises as fsp, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { terminalSafe } from '../output/sanitize.js';
@@ -64,7 +63,7 @@ export async function userConfigFile(origin: { env: NodeJS.ProcessEnv; home: str
   if (dir === undefined) throw new ConfigError('cannot tell where your config file goes: neither HOME nor XDG_CONFIG_HOME is set');
   for (const place of USER_PLACES) {
     const file = path.join(dir, place);
-    const found = await lstat(file).catch(() => undefined);
+    const found = await fsp.lstat(file).catch(() => undefined);
     if (found === undefined) continue;
     if (!DATA_PLACES.includes(place)) {
       throw new ConfigError(`your config file ${terminalSafe(file)} is JavaScript: gw does not edit code`, 'edit it by hand, or replace it with config.yaml');
@@ -81,7 +80,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Reads the file to edit (never through a link), or undefined when it does not exist. */
 async function readForEdit(file: string): Promise<{ text: string; stats: Stats } | undefined> {
   const shown = terminalSafe(file);
-  const found = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+  const found = await fsp.lstat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw new ConfigError(`config file ${shown} cannot be read: ${error.code ?? 'error'}`);
   });
@@ -94,7 +93,7 @@ async function readForEdit(file: string): Promise<{ text: string; stats: Stats }
   }
   if (!found.isFile()) throw new ConfigError(`config file ${shown} is not a regular file`);
   if (found.size > MAX_CONFIG_BYTES) throw new ConfigError(`config file ${shown} is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)).catch((error: NodeJS.ErrnoException) => {
+  const handle = await fsp.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)).catch((error: NodeJS.ErrnoException) => {
     throw new ConfigError(`config file ${shown} cannot be read: ${error.code ?? 'error'}`);
   });
   try {
@@ -218,10 +217,10 @@ function jsonDocument(data: Record<string, unknown>, indent: string): EditableCo
 
 /** The directory the file goes in: created 0700 if missing, refused if other users may write to it. */
 async function prepareDirectory(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
     throw new ConfigError(`cannot create ${terminalSafe(dir)}: ${error.code ?? 'error'}`);
   });
-  const stats = await stat(dir);
+  const stats = await fsp.stat(dir);
   if (process.platform !== 'win32' && (stats.mode & 0o022) !== 0) {
     throw new ConfigError(`${terminalSafe(dir)} is writable by group or others: gw will not put keys there`, `fix it with: chmod go-w ${dir}`);
   }
@@ -239,9 +238,9 @@ export async function writeConfigAtomic(file: string, text: string, existing: St
   const mode = oldMode === undefined ? 0o600 : oldMode & 0o600;
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: Awaited<ReturnType<typeof fsp.open>> | undefined;
   try {
-    handle = await open(temp, flags, mode);
+    handle = await fsp.open(temp, flags, mode);
     await handle.writeFile(text, 'utf8');
     await handle.chmod(mode); // exactly `mode`, whatever the umask did
     // Root editing someone else's file (sudo): the file stays theirs.
@@ -250,12 +249,12 @@ export async function writeConfigAtomic(file: string, text: string, existing: St
     await handle.close();
     handle = undefined;
     // A link put in the file's place since it was read is refused too (rename would replace the link, not follow it).
-    const now = await lstat(file).catch(() => undefined);
+    const now = await fsp.lstat(file).catch(() => undefined);
     if (now?.isSymbolicLink()) throw new ConfigError(`config file ${terminalSafe(file)} became a symbolic link: gw does not write through links`);
-    await rename(temp, file);
+    await fsp.rename(temp, file);
   } catch (error) {
     await handle?.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
+    await fsp.unlink(temp).catch(() => undefined);
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`cannot write ${terminalSafe(file)}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }

@@ -8,7 +8,7 @@
 // common punctuation; anything else comes out as '?'), so no font file or library is needed. The
 // caption sits below the quiet zone, so it never touches the code.
 
-import { writeFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { extname } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { UsageError } from '../errors.js';
@@ -44,7 +44,7 @@ export async function writeQrImage(text: string, file: string, options: QrImageO
   }
   // File-system errors (ENOENT, EACCES, EISDIR...) propagate as they are: the caller knows the
   // context (pay maps them to exit 73 and says the payment was created anyway).
-  await writeFile(file, content);
+  await fsp.writeFile(file, content);
 }
 
 export interface PaymentCaption {

@@ -33,6 +33,28 @@ describe.each([60, 120])('help at %i columns', (columns) => {
   });
 });
 
+describe('the command a line names, wherever the global options are', () => {
+  // gw builds only the command a line names; a global option's value that spells a command
+  // (a profile called "pay") must not be taken for it.
+  it.each([
+    [['--sandbox', '--json', 'rate', 'BTC', 'USDT']],
+    [['--timeout', '5', '--sandbox', '--json', 'rate', 'BTC', 'USDT']],
+    [['--sandbox', '--qr-theme', 'light', '--json', 'rate', 'BTC', 'USDT']],
+    [['rate', '--sandbox', 'BTC', 'USDT', '--json']],
+    [['--sandbox', '--json', '--timeout=5', 'rate', 'BTC', 'USDT']],
+  ])('gw %j', async (argv) => {
+    const r = await runGw(argv);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ from: 'BTC', to: 'USDT' });
+  });
+
+  it('a profile named like a command is a value, not the command', async () => {
+    const r = await runGw(['--profile', 'pay', 'rate', 'BTC', 'USDT']);
+    expect(r.exitCode).toBe(78);
+    expect(r.stderr).toMatch(/^gw: profile "pay" was asked for/);
+  });
+});
+
 describe('help and usage errors', () => {
   it('gw help <command> prints that command’s help and exits 0', async () => {
     const viaHelp = await runGw(['help', 'doctor'], { width: 80 });
@@ -63,6 +85,9 @@ describe('help and usage errors', () => {
     const state = await runGw(['webhook', 'send', 'http://127.0.0.1:9/hooks', '--status', 'bogus']);
     expect(state.exitCode).toBe(64);
     expect(state.stderr).toMatch(/\nhint: usage: gw webhook send \[options\] <url>; see gw webhook send --help\n$/);
+    const typo = await runGw(['--timeout', '5', 'rat', 'BTC', 'USDT']);
+    expect(typo.exitCode).toBe(64);
+    expect(typo.stderr).toBe("gw: unknown command 'rat' (Did you mean rate?)\nhint: usage: gw [options] [command]; see gw --help\n");
     const theme = await runGw(['pay', '1', 'BTC', '--qr-theme', 'blue']);
     expect(theme.exitCode).toBe(64);
     expect(theme.stderr).toMatch(/option '--qr-theme <theme>' argument 'blue' is invalid\. Allowed choices are dark, light\./);
