@@ -318,7 +318,7 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
       emit({
         name: 'clock',
         status: 'fail',
-        detail: `this computer's clock is ${skewText(-seen.skewMs).replace(/^[+−]/, '')} ${seen.skewMs > 0 ? 'behind' : 'ahead of'} the gateway's (Date: ${seen.date})`,
+        detail: `this computer's clock is ${skewText(-seen.skewMs).replace(/^[+\u2212]/, '')} ${seen.skewMs > 0 ? 'behind' : 'ahead of'} the gateway's (Date: ${seen.date})`,
         hint: 'expiry times and minutes left would be wrong: set the clock right (e.g. timedatectl set-ntp true)',
         exitCode: ExitCode.CONFIG,
       });

@@ -10,7 +10,6 @@
 // transition, and every inquiry or list brings the emitted state up to date first, so listeners
 // hear each transition once and in order even when a timer is late.
 
-import { randomBytes } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
@@ -754,7 +753,8 @@ export class SandboxGateway {
   /** A track id for a new payment, never reused within this sandbox; undefined when the id cannot carry it. */
   private newTrackId(fields: Omit<TrackIdFields, 'nonce'>): string | undefined {
     for (;;) {
-      const id = encodeTrackId({ ...fields, nonce: randomBytes(2).readUInt16BE(0) });
+      // The nonce only keeps two payments of the same second apart (and is retried on a clash).
+      const id = encodeTrackId({ ...fields, nonce: Math.floor(Math.random() * 0x10000) });
       if (id === undefined || !this.payments.has(id)) return id;
     }
   }
