@@ -352,7 +352,9 @@ function writeWasm() {
 async function writeCodeCaches() {
   const gw = fileURLToPath(new URL('../bin/gw.cjs', import.meta.url));
   const home = mkdtempSync(path.join(tmpdir(), 'gw-build-'));
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GATEWAY_') && !/_proxy$/i.test(k)));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('GATEWAY_') && !/_proxy$/i.test(k) && k !== 'NODE_EXTRA_CA_CERTS'),
+  );
   const base = { ...clean, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), NO_COLOR: '1' };
   const run = (args, env = base) =>
     spawnSync(process.execPath, [gw, ...args], { cwd: home, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });

@@ -49,6 +49,9 @@ function cleanEnv(home: string, extra: Record<string, string | undefined>): Reco
     // gw honours proxy variables as curl does, loopback included: a proxy configured on the
     // machine running the tests must not sit between gw and the test servers.
     if (/^(https?|all|no)_proxy$/i.test(k)) continue;
+    // The machine's extra CA file is read by every Node process as it starts (tens of ms each on
+    // some machines); the test servers are loopback, and a test that needs a CA passes its own.
+    if (k === 'NODE_EXTRA_CA_CERTS') continue;
     env[k] = v;
   }
   return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), ...extra };
