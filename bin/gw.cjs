@@ -35,9 +35,29 @@ const COMMANDS = new Set([
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${require('../package.json').version}\n`);
+  printVersion();
 } else {
   load();
+}
+
+/**
+ * The version, written straight to file descriptor 1: creating process.stdout (and the stream
+ * machinery behind it) would cost more than everything else `gw --version` does. A reader that
+ * went away is not a failure; a stdout that refuses the line (disk full) is exit 74.
+ */
+function printVersion() {
+  const fs = require('node:fs');
+  const text = Buffer.from(`${JSON.parse(fs.readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
+  try {
+    for (let done = 0; done < text.length;) done += fs.writeSync(1, text, done);
+  } catch (error) {
+    if (error.code === 'EAGAIN') {
+      process.stdout.write(text); // a non-blocking pipe: the stream waits for it
+    } else if (error.code !== 'EPIPE') {
+      process.stderr.write(`gw: the output could not be written to stdout (${error.code ?? 'error'})\n`);
+      process.exitCode = 74;
+    }
+  }
 }
 
 function load() {

@@ -67,6 +67,27 @@ describe('memory', () => {
 });
 
 describe('process hygiene', () => {
+  it.runIf(existsSync('/dev/full'))('a stdout that refuses the output (> /dev/full) is exit 74 with one line; gw --version too', async () => {
+    for (const args of [['--version'], ['rate', 'BTC', 'USDT', '--sandbox']]) {
+      const home = tempDir();
+      const r = await execa('sh', ['-c', 'exec "$@" > /dev/full', 'sh', process.execPath, GW_BIN, ...args], {
+        cwd: home,
+        env: cleanEnv(home, {}),
+        reject: false,
+      });
+      removeDir(home);
+      expect(r.exitCode, args.join(' ')).toBe(74);
+      // (gw rate --sandbox says SANDBOX on stderr first.)
+      expect(r.stderr.split('\n').filter((line) => line.startsWith('gw: '))).toEqual(['gw: the output could not be written to stdout (ENOSPC)']);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('gw --version into a pipe whose reader is gone: exit 0, nothing on stderr', async () => {
+    const r = await execa('bash', ['-c', '"$@" | true; echo "exit=${PIPESTATUS[0]}" >&2', 'bash', process.execPath, GW_BIN, '--version'], { reject: false });
+    expect(r.stderr).toBe('exit=0');
+  });
+
   it('a stdout closed early (gw balance | head -c 1) → no stack trace, exit 0, quiet', async () => {
     const data: Record<string, string> = {};
     for (let i = 0; i < 20_000; i++) data[`C${i}`] = `${i}.5`;
