@@ -8,6 +8,7 @@
 import { asGwError, runCli } from './cli.js';
 import { createFactory } from './cmdutil/factory.js';
 import { ExitCode, GwError, interrupted, terminated } from './errors.js';
+import { outputFor } from './output/fd-stream.js';
 import { IOStreams } from './output/iostreams.js';
 import { scrubSecrets } from './output/sanitize.js';
 
@@ -16,7 +17,11 @@ const UNWIND_GRACE_MS = 1000;
 
 function main(): void {
   process.exitCode = ExitCode.SOFTWARE;
-  const io = new IOStreams({ stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin, env: process.env });
+  // Pipes and files are written directly; process.stdout and process.stderr are created only for
+  // a terminal or another kind of descriptor (src/output/fd-stream.ts).
+  const stdout = outputFor(1, () => process.stdout);
+  const stderr = outputFor(2, () => process.stderr);
+  const io = new IOStreams({ stdout, stderr, stdin: () => process.stdin, env: process.env });
   const interrupt = new AbortController();
   const f = createFactory({ io, env: process.env, cwd: process.cwd(), home: homeDirectory(), interrupt: interrupt.signal });
   let finished = false;
@@ -47,7 +52,7 @@ function main(): void {
   });
 
   // stdout errors are recorded by IOStreams; a listener must exist so they never crash the process.
-  process.stdout.on('error', () => undefined);
+  stdout.on?.('error', () => undefined);
   const crash = (error: unknown): void => {
     if (process.env.GW_DEBUG === '1')
       process.stderr.write(`${scrubSecrets(error instanceof Error ? (error.stack ?? error.message) : String(error), io.secrets)}\n`);
@@ -70,7 +75,7 @@ function main(): void {
     // The command has ended and closed what it opened. With its output all handed to the system,
     // the process ends now, not after sockets finish closing; with some still buffered (a slow
     // pipe), it ends when that is written, and at the latest 1.5 s later: never hang a script.
-    if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+    if ((stdout.writableLength ?? 0) === 0 && (stderr.writableLength ?? 0) === 0) process.exit(code);
     setTimeout(() => process.exit(code), 1500).unref();
   }, crash);
 }

@@ -14,6 +14,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { QrCharset, QrTheme, TerminalQrOptions } from '../qr/terminal.js';
+import { realStream } from './fd-stream.js';
 import { toJson } from './json.js';
 import { truncateVisible, visibleWidth } from './cells.js';
 import type { Prompter } from './prompter.js';
@@ -392,7 +393,7 @@ export class IOStreams {
   async prompter(): Promise<Prompter> {
     if (this.#prompter === undefined) {
       const { TerminalPrompter } = await import('./prompter.js');
-      this.#prompter = new TerminalPrompter(this.#stdinStream(), this.options.stderr, this.#errChalk.level > 0);
+      this.#prompter = new TerminalPrompter(this.#stdinStream(), realStream(this.options.stderr), this.#errChalk.level > 0);
     }
     return this.#prompter;
   }

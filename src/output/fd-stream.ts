@@ -1,0 +1,73 @@
+// stdout or stderr when it is not a terminal, written with fs.writeSync. Node writes to pipes and
+// files synchronously on Linux and macOS anyway; what this saves is creating process.stdout
+// (a net.Socket or a SyncWriteStream), which costs a one-request command more than its writes do.
+// A terminal keeps Node's stream (colours, columns, resizing), and so does Windows.
+//
+// A descriptor the parent left non-blocking answers EAGAIN instead of waiting: from then on the
+// rest goes through Node's stream, which waits for the pipe. Any other error (EPIPE: the reader
+// went away; ENOSPC: disk full) goes to the write's callback, as a stream reports it.
+import { fstatSync, writeSync } from 'node:fs';
+import type { OutStream } from './iostreams.js';
+
+export class FdStream implements OutStream {
+  readonly isTTY = false;
+  #stream: NodeJS.WriteStream | undefined;
+
+  constructor(
+    private readonly fd: number,
+    private readonly nodeStream: () => NodeJS.WriteStream,
+    /** fs.writeSync; a test passes another. */
+    private readonly writeTo: (fd: number, bytes: Uint8Array, offset: number) => number = writeSync,
+  ) {}
+
+  /** Bytes handed to Node's stream and not yet written (0 while writes are direct). */
+  get writableLength(): number {
+    return this.#stream?.writableLength ?? 0;
+  }
+
+  /** Node's own stream for this descriptor (for a library that needs a real stream). */
+  real(): NodeJS.WriteStream {
+    if (this.#stream === undefined) {
+      this.#stream = this.nodeStream();
+      this.#stream.on('error', () => undefined); // reported through the write callbacks
+    }
+    return this.#stream;
+  }
+
+  write(chunk: string, callback?: (error?: Error | null) => void): boolean {
+    if (this.#stream !== undefined) return this.#stream.write(chunk, callback);
+    const bytes = Buffer.from(chunk, 'utf8');
+    let written = 0;
+    try {
+      while (written < bytes.length) written += this.writeTo(this.fd, bytes, written);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return this.real().write(bytes.subarray(written), callback);
+      queueMicrotask(() => callback?.(error as Error));
+      return false;
+    }
+    if (callback !== undefined) queueMicrotask(() => callback());
+    return true;
+  }
+}
+
+/**
+ * The stream gw writes descriptor `fd` through: on a POSIX system an FdStream for a pipe (a FIFO,
+ * or the socket pair Node gives a child), a regular file, or a device that is not a terminal
+ * (/dev/null); else Node's stream (a terminal, Windows, a descriptor that is not open).
+ */
+export function outputFor(fd: 1 | 2, nodeStream: () => NodeJS.WriteStream): OutStream & { writableLength?: number } {
+  if (process.platform === 'win32') return nodeStream();
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isFIFO() || stats.isFile() || stats.isSocket()) return new FdStream(fd, nodeStream);
+    if (stats.isCharacterDevice() && !process.getBuiltinModule('node:tty').isatty(fd)) return new FdStream(fd, nodeStream);
+  } catch {
+    // Not open: Node's stream reports it as it always has.
+  }
+  return nodeStream();
+}
+
+/** Node's stream behind an OutStream, for a library that needs one (the terminal prompts). */
+export function realStream(stream: OutStream): OutStream {
+  return stream instanceof FdStream ? stream.real() : stream;
+}
