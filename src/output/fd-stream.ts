@@ -6,7 +6,7 @@
 // A descriptor the parent left non-blocking answers EAGAIN instead of waiting: from then on the
 // rest goes through Node's stream, which waits for the pipe. Any other error (EPIPE: the reader
 // went away; ENOSPC: disk full) goes to the write's callback, as a stream reports it.
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { OutStream } from './iostreams.js';
 
 export class FdStream implements OutStream {
@@ -60,11 +60,20 @@ export function outputFor(fd: 1 | 2, nodeStream: () => NodeJS.WriteStream): OutS
   try {
     const stats = fstatSync(fd);
     if (stats.isFIFO() || stats.isFile() || stats.isSocket()) return new FdStream(fd, nodeStream);
-    if (stats.isCharacterDevice() && !process.getBuiltinModule('node:tty').isatty(fd)) return new FdStream(fd, nodeStream);
+    // /dev/null (where benchmarks and cron jobs send output) without loading node:tty to ask.
+    if (stats.isCharacterDevice() && (stats.rdev === nullDevice() || !process.getBuiltinModule('node:tty').isatty(fd))) return new FdStream(fd, nodeStream);
   } catch {
     // Not open: Node's stream reports it as it always has.
   }
   return nodeStream();
+}
+
+function nullDevice(): number | undefined {
+  try {
+    return statSync('/dev/null').rdev;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Node's stream behind an OutStream, for a library that needs one (the terminal prompts). */
