@@ -205,8 +205,11 @@ export class Transport {
     this.closing.abort();
     const client = this.client;
     this.client = undefined;
+    // The sockets go now; undici's own bookkeeping (erroring what is queued, its events) runs on
+    // the next turn of the event loop, which a finished command does not wait for (src/main.ts).
+    for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
-    client?.destroy().catch(noop);
+    if (client !== undefined) setImmediate(() => client.destroy().catch(noop)).unref();
     return Promise.resolve();
   }
 
