@@ -123,8 +123,9 @@ for (const file of readdirSync(path.join(undiciRoot, 'lib'), { recursive: true }
     fail(`undici/lib/${file} uses node:assert beyond assert(condition): the stub no longer covers it`);
 }
 
-/** How often each STUBS/PATCHES entry was used during the build. */
+/** How often each STUBS/PATCHES entry and each replaced built-in was used during the build. */
 const used = new Map();
+const markUsed = (key) => used.set(key, (used.get(key) ?? 0) + 1);
 
 /** @type {import('esbuild').Plugin} */
 const startupStubs = {
@@ -132,7 +133,7 @@ const startupStubs = {
   setup(b) {
     for (const { file, contents } of STUBS) {
       b.onLoad({ filter: filterFor(file) }, () => {
-        used.set(file, (used.get(file) ?? 0) + 1);
+        markUsed(file);
         return { contents, loader: 'js' };
       });
     }
@@ -143,7 +144,7 @@ const startupStubs = {
           if (contents.split(find).length !== 2) fail(`patch target ${args.path} does not contain the patched code exactly once`);
           contents = contents.replace(find, () => replace);
         }
-        used.set(file, (used.get(file) ?? 0) + 1);
+        markUsed(file);
         return { contents, loader: 'js' };
       });
     }
@@ -153,7 +154,7 @@ const startupStubs = {
     // node:http streams (gw's are strings). The sandbox and gw listen import node:http themselves.
     b.onResolve({ filter: /^node:http$/ }, (args) =>
       /[\\/]undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/.test(args.importer)
-        ? (used.set('node:http', (used.get('node:http') ?? 0) + 1), { path: 'undici-http', namespace: 'gw-undici-http' })
+        ? (markUsed('node:http'), { path: 'undici-http', namespace: 'gw-undici-http' })
         : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'gw-undici-http' }, () => ({
@@ -161,9 +162,7 @@ const startupStubs = {
       loader: 'js',
     }));
     b.onResolve({ filter: /^node:assert$/ }, (args) =>
-      /[\\/]undici[\\/]/.test(args.importer)
-        ? (used.set('node:assert', (used.get('node:assert') ?? 0) + 1), { path: 'assert', namespace: 'gw-assert' })
-        : undefined,
+      /[\\/]undici[\\/]/.test(args.importer) ? (markUsed('node:assert'), { path: 'assert', namespace: 'gw-assert' }) : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'gw-assert' }, () => ({
       contents: `class AssertionError extends Error {
@@ -183,9 +182,7 @@ module.exports = assert`,
     // notifications, names temporary files): gw's own imports of it get a module that loads it on
     // first call. Each name gw imports must be listed; a missing one fails the build.
     b.onResolve({ filter: /^node:crypto$/ }, (args) =>
-      /[\\/]src[\\/]/.test(args.importer)
-        ? (used.set('node:crypto', (used.get('node:crypto') ?? 0) + 1), { path: 'crypto', namespace: 'gw-lazy-crypto' })
-        : undefined,
+      /[\\/]src[\\/]/.test(args.importer) ? (markUsed('node:crypto'), { path: 'crypto', namespace: 'gw-lazy-crypto' }) : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'gw-lazy-crypto' }, () => ({
       contents: ['createHash', 'createHmac', 'createSecretKey', 'randomBytes', 'timingSafeEqual']
@@ -275,8 +272,7 @@ async function buildVendor() {
  * (src/config/load.ts) and cosmiconfig's TypeScript loader (gw never searches for .ts configs).
  */
 const ALLOWED_DYNAMIC_IMPORTS = ['typescript'];
-function checkDynamicImports(file) {
-  const code = readFileSync(file, 'utf8');
+function checkDynamicImports(code) {
   const found = [...code.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]).filter((spec) => !ALLOWED_DYNAMIC_IMPORTS.includes(spec));
   if (found.length > 0) fail(`the bundle keeps a dynamic import() of ${found.join(', ')}: code restored from the launcher's V8 cache cannot run it`);
 }
@@ -312,17 +308,18 @@ if (process.argv.includes('--watch')) {
 } else {
   await build(options);
   writeWasm();
-  checkDynamicImports(new URL('../dist/gw.cjs', import.meta.url));
+  const bundled = readFileSync(new URL('../dist/gw.cjs', import.meta.url), 'utf8');
+  checkDynamicImports(bundled);
   // One byte per character: Node reads an ASCII bundle faster (V8 keeps it as a one-byte string,
   // half the memory). esbuild escapes non-ASCII in strings but not in regular expressions.
-  const nonAscii = /[^\x00-\x7f]/.exec(readFileSync(new URL('../dist/gw.cjs', import.meta.url), 'utf8'));
+  const nonAscii = /[^\x00-\x7f]/.exec(bundled);
   if (nonAscii)
     fail(
       `the bundle holds a non-ASCII character (${JSON.stringify(nonAscii[0])}, near ${JSON.stringify(nonAscii.input.slice(Math.max(0, nonAscii.index - 40), nonAscii.index + 10))}): write it as an escape in src/`,
     );
   if (!used.get('node:crypto')) fail("gw's node:crypto imports were not made lazy");
   if (!used.get('node:assert')) fail("undici's node:assert imports were not replaced");
-  if (/require\("(node:)?assert"\)/.test(readFileSync(new URL('../dist/gw.cjs', import.meta.url), 'utf8'))) fail('the bundle still requires node:assert');
+  if (/require\("(node:)?assert"\)/.test(bundled)) fail('the bundle still requires node:assert');
   if (used.get('node:http') !== 2) fail(`undici's two node:http imports were not both replaced (${used.get('node:http') ?? 0})`);
   for (const { file } of [...STUBS, ...PATCHES]) {
     if (used.get(file)) continue;
