@@ -49,7 +49,7 @@ function printVersion() {
   const fs = require('node:fs');
   const text = Buffer.from(`${JSON.parse(fs.readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
   try {
-    for (let done = 0; done < text.length;) done += fs.writeSync(1, text, done);
+    for (let done = 0; done < text.length; ) done += fs.writeSync(1, text, done);
   } catch (error) {
     if (error.code === 'EAGAIN') {
       process.stdout.write(text); // a non-blocking pipe: the stream waits for it

@@ -97,8 +97,8 @@ const fail = (message) => {
   throw new BuildCheckError(`build check failed (undici ${undiciVersion}): ${message}`);
 };
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const filterFor = (file) => new RegExp(`undici[\\\\/]${file.split('/').map(escape).join('[\\\\/]')}$`);
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const filterFor = (file) => new RegExp(`undici[\\\\/]${file.split('/').map(escapeRegExp).join('[\\\\/]')}$`);
 
 for (const { file, expect } of STUBS) {
   const full = path.join(undiciRoot, file);
@@ -152,18 +152,20 @@ const startupStubs = {
     // every run) to read two things: http.maxHeaderSize, a default gw never uses (its transport
     // passes its own), and IncomingMessage, which undici compares with request bodies that are
     // node:http streams (gw's are strings). The sandbox and gw listen import node:http themselves.
-    b.onResolve({ filter: /^node:http$/ }, (args) =>
-      /[\\/]undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/.test(args.importer)
-        ? (markUsed('node:http'), { path: 'undici-http', namespace: 'gw-undici-http' })
-        : undefined,
-    );
+    b.onResolve({ filter: /^node:http$/ }, (args) => {
+      if (!/[\\/]undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/.test(args.importer)) return undefined;
+      markUsed('node:http');
+      return { path: 'undici-http', namespace: 'gw-undici-http' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'gw-undici-http' }, () => ({
       contents: 'module.exports = { maxHeaderSize: 16 * 1024, IncomingMessage: class IncomingMessageOfNodeHttpNotLoaded {} };',
       loader: 'js',
     }));
-    b.onResolve({ filter: /^node:assert$/ }, (args) =>
-      /[\\/]undici[\\/]/.test(args.importer) ? (markUsed('node:assert'), { path: 'assert', namespace: 'gw-assert' }) : undefined,
-    );
+    b.onResolve({ filter: /^node:assert$/ }, (args) => {
+      if (!/[\\/]undici[\\/]/.test(args.importer)) return undefined;
+      markUsed('node:assert');
+      return { path: 'assert', namespace: 'gw-assert' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'gw-assert' }, () => ({
       contents: `class AssertionError extends Error {
   constructor (message) { super(message ?? 'assertion failed'); this.name = 'AssertionError'; this.code = 'ERR_ASSERTION' }
@@ -181,9 +183,11 @@ module.exports = assert`,
     // node:crypto costs about 2 ms to load, and most runs never use it (it signs and verifies
     // notifications, names temporary files): gw's own imports of it get a module that loads it on
     // first call. Each name gw imports must be listed; a missing one fails the build.
-    b.onResolve({ filter: /^node:crypto$/ }, (args) =>
-      /[\\/]src[\\/]/.test(args.importer) ? (markUsed('node:crypto'), { path: 'crypto', namespace: 'gw-lazy-crypto' }) : undefined,
-    );
+    b.onResolve({ filter: /^node:crypto$/ }, (args) => {
+      if (!/[\\/]src[\\/]/.test(args.importer)) return undefined;
+      markUsed('node:crypto');
+      return { path: 'crypto', namespace: 'gw-lazy-crypto' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'gw-lazy-crypto' }, () => ({
       contents: ['createHash', 'createHmac', 'createSecretKey', 'randomBytes', 'timingSafeEqual']
         .map((name) => `export const ${name} = (...args) => require('crypto').${name}(...args);`)
@@ -238,7 +242,7 @@ const vendored = {
   name: 'vendored',
   setup(b) {
     const bySpecifier = new Map(VENDOR.flatMap((v) => Object.entries(v.specifiers).map(([spec, member]) => [spec, { file: v.file, member }])));
-    const filter = new RegExp(`^(${[...bySpecifier.keys()].map(escape).join('|')})$`);
+    const filter = new RegExp(`^(${[...bySpecifier.keys()].map(escapeRegExp).join('|')})$`);
     b.onResolve({ filter }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'gw-vendor' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'gw-vendor' }, (args) => {
       const { file, member } = bySpecifier.get(args.path);

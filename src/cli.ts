@@ -183,7 +183,7 @@ function addUsage(error: unknown, argv: readonly string[], program: Command): un
   if (!(error instanceof UsageError) || error.hint !== undefined) return error;
   // The deepest command named on the line (gw webhook send, not gw webhook).
   let command: Command | undefined;
-  for (let parent = program, next: Command | undefined; (next = parent.commands.find((c) => argv.includes(c.name()))) !== undefined; parent = next)
+  for (let next = program.commands.find((c) => argv.includes(c.name())); next !== undefined; next = next.commands.find((c) => argv.includes(c.name())))
     command = next;
   if (command === undefined) return error;
   const path = commandPath(command);

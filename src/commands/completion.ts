@@ -35,6 +35,7 @@ export function newCmdCompletion(f: Factory): Command {
       examples: [
         'source <(gw completion bash)     # this bash session',
         'gw completion bash > ~/.local/share/bash-completion/completions/gw',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user's shell performs
         'gw completion zsh > "${fpath[1]}/_gw"',
         'gw completion fish > ~/.config/fish/completions/gw.fish',
       ],

@@ -240,7 +240,7 @@ export async function initRun(opts: InitOptions): Promise<void> {
   ];
   const width = Math.max(...rows.map(([, value]) => [...value].length));
   let text = `${interactive ? '\n' : ''}${result.created ? 'Created' : 'Updated'} ${terminalSafe(result.file)} (mode ${modeText(result.mode)}${answers.profile === undefined ? '' : `, profile ${answers.profile}`}):\n`;
-  for (const [name, value, note] of rows) text += `  ${name.padEnd(12)} ${value.padEnd(width)}  ${note}`.trimEnd() + '\n';
+  for (const [name, value, note] of rows) text += `${`  ${name.padEnd(12)} ${value.padEnd(width)}  ${note}`.trimEnd()}\n`;
   if (result.narrowedFrom !== undefined) text += `  (permissions narrowed from ${modeText(result.narrowedFrom)}: the file holds keys)\n`;
   const use = answers.profile === undefined ? 'gw' : `gw --profile ${answers.profile}`;
   const next: Array<[string, string]> = [];

@@ -6,6 +6,7 @@
 //           signature, unreadable file) · 78 no key configured to verify with
 //   send:   0 the endpoint answered HTTP 200 with the body `ok` · 1 it answered, otherwise ·
 //           64 usage · 69 it could not be reached · 75 no answer in time · 78 no key to sign with
+import type { FileHandle } from 'node:fs/promises';
 import { Command } from 'commander';
 import { parseText } from '../cmdutil/args.js';
 import type { Clock } from '../cmdutil/clock.js';
@@ -181,7 +182,7 @@ function parseId(text: string, flag: string): string {
 /** Reads a file (at most INPUT_LIMIT bytes); a problem is a usage error naming the file. */
 async function readInput(file: string, what: string): Promise<Buffer> {
   const { open } = await import('node:fs/promises');
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(file, 'r');
     const info = await handle.stat();

@@ -84,7 +84,7 @@ export function projectDirs({ cwd, home }: Pick<SearchOrigin, 'cwd' | 'home'>): 
   const start = path.resolve(cwd);
   const stop = homeForms(home).find((h) => isWithin(start, h));
   const dirs: string[] = [];
-  for (let dir = start; ;) {
+  for (let dir = start; ; ) {
     dirs.push(dir);
     if (stop !== undefined ? dir === stop : isProjectRoot(dir)) break;
     const parent = path.dirname(dir);

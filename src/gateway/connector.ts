@@ -80,7 +80,7 @@ export function runStage<T>(
   start: (resolve: (value: T) => void, fail: (failure: ConnectFailure) => void) => (() => void) | void,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    let cleanup: (() => void) | void = undefined;
+    let cleanup: (() => void) | void;
     let settled = false;
     const finish = (): void => {
       settled = true;

@@ -118,7 +118,12 @@ export function digestsEqual(expected: Buffer, received: Buffer): boolean {
 export type RefusalCode = 'missing-signature' | 'malformed-signature' | 'no-key' | 'wrong-key-kind' | 'mismatch';
 
 export type Verdict =
-  | { verified: true; keyKind: KeyKind; /** The type did not say which key: it verified with this one. */ typeKnown: boolean }
+  | {
+      verified: true;
+      keyKind: KeyKind;
+      /** The type did not say which key: it verified with this one. */
+      typeKnown: boolean;
+    }
   | { verified: false; code: RefusalCode; httpStatus: 401 | 403; message: string; keyKind?: KeyKind };
 
 /**

@@ -174,7 +174,7 @@ export function qrPng(text: string, options: QrImageOptions = {}): Buffer {
     const left = Math.max(0, Math.floor((side - shown.length * advance(scale)) / 2));
     const top = side + i * lineHeight + 2 * scale;
     shown.forEach((ch, k) => {
-      glyph(ch).forEach((row, gy) =>
+      glyph(ch).forEach((row, gy) => {
         row.forEach((on, gx) => {
           if (!on) return;
           for (let dy = 0; dy < scale; dy++) {
@@ -184,8 +184,8 @@ export function qrPng(text: string, options: QrImageOptions = {}): Buffer {
               if (x < side && y < height) ink[y * side + x] = 1;
             }
           }
-        }),
-      );
+        });
+      });
     });
   });
   return encodeGreyPng(side, height, (x, y) => {

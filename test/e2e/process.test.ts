@@ -84,6 +84,7 @@ describe('process hygiene', () => {
   });
 
   it('gw --version into a pipe whose reader is gone: exit 0, nothing on stderr', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash expands PIPESTATUS
     const r = await execa('bash', ['-c', '"$@" | true; echo "exit=${PIPESTATUS[0]}" >&2', 'bash', process.execPath, GW_BIN, '--version'], { reject: false });
     expect(r.stderr).toBe('exit=0');
   });

@@ -86,7 +86,7 @@ function codeOnly(screen: string): string {
     .map((line) => {
       let out = '';
       let cells = 0;
-      for (let i = 0; i < line.length;) {
+      for (let i = 0; i < line.length; ) {
         const sgr = /^\x1b\[[0-9;]*m/.exec(line.slice(i));
         if (sgr) {
           out += sgr[0];

@@ -25,7 +25,9 @@ export async function startSilentServer(): Promise<SilentServer> {
   const server = createServer((socket) => {
     connections += 1;
     sockets.add(socket);
-    socket.on('data', (chunk: Buffer) => void (received = Buffer.concat([received, chunk])));
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
   });

@@ -26,14 +26,14 @@ export class VirtualTerminal {
   }
 
   write(text: string): this {
-    const escape = /\u001b\[([0-9;?]*)([@-~])/y;
+    const csi = /\u001b\[([0-9;?]*)([@-~])/y;
     let i = 0;
     while (i < text.length) {
-      escape.lastIndex = i;
-      const m = escape.exec(text);
+      csi.lastIndex = i;
+      const m = csi.exec(text);
       if (m !== null) {
         this.control(m[1] ?? '', m[2] ?? '');
-        i = escape.lastIndex;
+        i = csi.lastIndex;
         continue;
       }
       const ch = String.fromCodePoint(text.codePointAt(i) ?? 32);
@@ -158,7 +158,7 @@ export class VirtualTerminal {
 
 /** The first `columns` cells of each line of ANSI text (escapes kept): the QR beside the text. */
 export function leftColumns(text: string, columns: number): string {
-  const escape = /\u001b\[[0-9;?]*[@-~]/y;
+  const csi = /\u001b\[[0-9;?]*[@-~]/y;
   return text
     .split('\n')
     .map((line) => {
@@ -166,11 +166,11 @@ export function leftColumns(text: string, columns: number): string {
       let cells = 0;
       let i = 0;
       while (i < line.length && cells < columns) {
-        escape.lastIndex = i;
-        const m = escape.exec(line);
+        csi.lastIndex = i;
+        const m = csi.exec(line);
         if (m !== null) {
           out += m[0];
-          i = escape.lastIndex;
+          i = csi.lastIndex;
           continue;
         }
         const ch = String.fromCodePoint(line.codePointAt(i) ?? 32);

@@ -305,8 +305,14 @@ const INQUIRY = {
 function stub(inquiry: (fields: RequestFields) => GatewayReply, list: (fields: RequestFields) => GatewayReply = () => legacy(100, 'ok', { data: [] })) {
   const seen: RequestFields[] = [];
   const ops: LegacyPaymentOperations = {
-    inquiry: (fields) => (seen.push(fields), inquiry(fields)),
-    list: (fields) => (seen.push(fields), list(fields)),
+    inquiry: (fields) => {
+      seen.push(fields);
+      return inquiry(fields);
+    },
+    list: (fields) => {
+      seen.push(fields);
+      return list(fields);
+    },
   };
   return { ops, seen };
 }

@@ -26,7 +26,6 @@ interface Reply {
   contentType: string | null;
   text: string;
   // Tests read arbitrary JSON shapes.
-  // biome-ignore lint/suspicious/noExplicitAny: the sandbox's answers are checked field by field
   json: any;
 }
 
