@@ -36,7 +36,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/support/build-once.ts'] },
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/support/build-once.ts'], isolate: false },
       },
     ],
   },

@@ -33,8 +33,9 @@
 // against, or was not part of the bundle at all (a STUBS/PATCHES entry that matched nothing).
 // Written against undici 7.30.2; when an upgrade trips a check, re-read the file and update.
 import { build, context } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -285,6 +286,34 @@ function checkDynamicImports(code) {
 // read a CPU profile (node --cpu-prof bin/gw.cjs …) by name.
 const readable = process.argv.includes('--readable');
 
+// `node scripts/build.mjs --if-changed` (the e2e tests' global setup): no build when dist/ was
+// built by this script from the same inputs, by the same Node. `npm ci` has just built it in CI.
+// The stamp lives outside dist/ so that it is never packed, and names the bundle's size and time.
+const STAMP = new URL('../node_modules/.cache/gw-build/inputs', import.meta.url);
+const BUNDLE = new URL('../dist/gw.cjs', import.meta.url);
+function buildInputs() {
+  const hash = createHash('sha256').update(`${process.version} ${process.arch} ${process.execArgv.join(' ')}\n`);
+  const files = ['scripts/build.mjs', 'package.json', 'package-lock.json'];
+  const walk = (dir) => {
+    for (const entry of readdirSync(new URL(`../${dir}`, import.meta.url), { withFileTypes: true })) {
+      const name = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(name);
+      else files.push(name);
+    }
+  };
+  walk('src');
+  walk('bin');
+  for (const file of files.sort()) hash.update(`${file}\0`).update(readFileSync(new URL(`../${file}`, import.meta.url))).update('\0');
+  return hash.digest('hex');
+}
+const bundleMark = () => {
+  const info = statSync(BUNDLE, { throwIfNoEntry: false });
+  return info === undefined ? 'none' : `${info.size} ${info.mtimeMs}`;
+};
+const inputs = readable ? undefined : buildInputs();
+if (process.argv.includes('--if-changed') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === `${inputs} ${bundleMark()}`) process.exit(0);
+rmSync(STAMP, { force: true });
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/gw.cjs',
@@ -331,6 +360,10 @@ if (process.argv.includes('--watch')) {
     fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
   }
   await writeCodeCaches();
+  if (inputs !== undefined) {
+    mkdirSync(new URL('.', STAMP), { recursive: true });
+    writeFileSync(STAMP, `${inputs} ${bundleMark()}`);
+  }
 }
 
 /** The WebAssembly binaries of the stubbed base64 modules, decoded by those modules themselves. */

@@ -134,12 +134,22 @@ function paintLine(line: string, pen: Pen, theme: { fg: Rgb; bg: Rgb }): { text:
   return { text, cells, coloured };
 }
 
+const sgrCodes = new Map<string, number[]>();
+
 /** Applies one SGR parameter list ("" and "0" reset) to the pen. */
 export function applySgr(params: string, pen: Pen): void {
-  const codes = params === '' ? [0] : params.split(';').map((p) => (p === '' ? 0 : Number(p)));
+  let codes = sgrCodes.get(params);
+  if (codes === undefined) {
+    codes = params === '' ? [0] : params.split(';').map((p) => (p === '' ? 0 : Number(p)));
+    sgrCodes.set(params, codes);
+  }
   for (let k = 0; k < codes.length; k++) {
     const code = codes[k] ?? 0;
-    if (code === 0) Object.assign(pen, { fg: null, bg: null, inverse: false });
+    if (code === 0) {
+      pen.fg = null;
+      pen.bg = null;
+      pen.inverse = false;
+    }
     else if (code === 7) pen.inverse = true;
     else if (code === 27) pen.inverse = false;
     else if (code >= 30 && code <= 37) pen.fg = ansi16(code - 30);
@@ -181,20 +191,30 @@ function xterm256(n: number): Rgb {
   return [levels[Math.floor(i / 36)] ?? 0, levels[Math.floor(i / 6) % 6] ?? 0, levels[i % 6] ?? 0];
 }
 
-/** Scales cells up (a cell = `px` wide, 2 × `px` tall) and surrounds them with `margin` cells of `bg`. */
-export function rasterizeCells(cells: Cell[][], bg: Rgb, px = 5, margin = 6): Raster {
+/**
+ * Scales cells up (a cell = `px` wide, 2 × `px` tall) and surrounds them with `margin` cells of `bg`.
+ * Two pixels per module are enough for jsQR up to version 40, and decoding time grows with the
+ * pixel count.
+ */
+export function rasterizeCells(cells: Cell[][], bg: Rgb, px = 2, margin = 6): Raster {
   const cols = Math.max(...cells.map((row) => row.length));
   const width = (cols + 2 * margin) * px;
-  const height = (2 * cells.length + 2 * margin) * px;
+  const halfRows = 2 * cells.length + 2 * margin;
+  const height = halfRows * px;
   const data = new Uint8ClampedArray(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    const halfRow = Math.floor(y / px) - margin;
-    const cellRow = cells[Math.floor(halfRow / 2)];
+  const line = new Uint8ClampedArray(width * 4);
+  for (let h = 0; h < halfRows; h++) {
+    const halfRow = h - margin;
+    const cellRow = halfRow >= 0 ? cells[Math.floor(halfRow / 2)] : undefined;
     for (let x = 0; x < width; x++) {
-      const cell = halfRow >= 0 ? cellRow?.[Math.floor(x / px) - margin] : undefined;
+      const cell = cellRow?.[Math.floor(x / px) - margin];
       const rgb = cell === undefined ? bg : halfRow % 2 === 0 ? cell.top : cell.bottom;
-      data.set([rgb[0], rgb[1], rgb[2], 255], (y * width + x) * 4);
+      line[x * 4] = rgb[0];
+      line[x * 4 + 1] = rgb[1];
+      line[x * 4 + 2] = rgb[2];
+      line[x * 4 + 3] = 255;
     }
+    for (let y = h * px; y < (h + 1) * px; y++) data.set(line, y * width * 4);
   }
   return { width, height, data };
 }
@@ -205,7 +225,7 @@ export function decodeRaster(image: Raster): string | null {
 }
 
 /** Decodes a module matrix (true = dark) drawn black on white with a `quiet`-module margin. */
-export function decodeMatrix(modules: boolean[][], px = 4, quiet = 4): string | null {
+export function decodeMatrix(modules: boolean[][], px = 2, quiet = 4): string | null {
   const side = (modules.length + 2 * quiet) * px;
   const data = new Uint8ClampedArray(side * side * 4).fill(255);
   modules.forEach((row, r) => {
@@ -233,7 +253,7 @@ export function decodePng(buf: Buffer): string | null {
  * as SVG's default non-zero rule for non-overlapping subpaths).
  * Not a general SVG renderer: no transforms, curves or CSS.
  */
-export function decodeSvg(svgText: string, pxPerUnit = 5): string | null {
+export function decodeSvg(svgText: string, pxPerUnit = 2): string | null {
   const viewBox = /viewBox="([^"]+)"/
     .exec(svgText)?.[1]
     ?.trim()
@@ -271,7 +291,10 @@ export function decodeSvg(svgText: string, pxPerUnit = 5): string | null {
   }
   const data = new Uint8ClampedArray(width * height * 4);
   grey.forEach((g, i) => {
-    data.set([g, g, g, 255], i * 4);
+    data[i * 4] = g;
+    data[i * 4 + 1] = g;
+    data[i * 4 + 2] = g;
+    data[i * 4 + 3] = 255;
   });
   return decodeRaster({ width, height, data });
 }

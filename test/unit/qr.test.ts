@@ -160,7 +160,7 @@ describe("the QR encoder (qrcode) against an independent one (qrcode-terminal's 
     for (const level of ['M', 'Q', 'H'] as const) {
       for (const capacity of Object.values(capacityM)) {
         const text = randomString(level === 'M' ? capacity : Math.floor(capacity / 2), LOWER_DIGITS, rand);
-        if (decodeMatrix(qrMatrix(text, level), 3) !== text) failures.push(`${level} ${text.length} bytes`);
+        if (decodeMatrix(qrMatrix(text, level)) !== text) failures.push(`${level} ${text.length} bytes`);
       }
     }
     expect(failures).toEqual([]);
@@ -176,7 +176,7 @@ describe('qrMatrix', () => {
     for (let length = 1; length <= 400; length += length < 40 ? 1 : 5) {
       const text = paymentLike(length, rand);
       expect(text).toHaveLength(length);
-      const decoded = decodeMatrix(qrMatrix(text), 3);
+      const decoded = decodeMatrix(qrMatrix(text));
       if (decoded !== text) failures.push(`${length}: ${JSON.stringify(text)} -> ${JSON.stringify(decoded)}`);
     }
     expect(failures).toEqual([]);
@@ -188,7 +188,7 @@ describe('qrMatrix', () => {
     for (const level of ['Q', 'H'] as const) {
       for (let length = 1; length <= 400; length += 23) {
         const text = paymentLike(length, rand);
-        if (decodeMatrix(qrMatrix(text, level), 3) !== text) failures.push(`${level} ${length}: ${text}`);
+        if (decodeMatrix(qrMatrix(text, level)) !== text) failures.push(`${level} ${length}: ${text}`);
       }
     }
     expect(failures).toEqual([]);
