@@ -308,7 +308,7 @@ function buildInputs() {
 }
 const bundleMark = () => {
   const info = statSync(BUNDLE, { throwIfNoEntry: false });
-  return info === undefined ? 'none' : `${info.size} ${info.mtimeMs}`;
+  return info === undefined ? 'none' : `${info.size} ${Math.floor(info.mtimeMs)}`;
 };
 const inputs = readable ? undefined : buildInputs();
 if (process.argv.includes('--if-changed') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === `${inputs} ${bundleMark()}`) process.exit(0);

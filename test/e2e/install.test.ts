@@ -2,7 +2,9 @@
 // (whose `prepare` script builds dist/), then `npm install -g <tarball>` into an EMPTY prefix,
 // offline: gw's runtime libraries are bundled into dist/gw.cjs, so the package has no dependencies
 // to fetch and needs none of the devDependencies. The packing runs in a copy of the sources, so
-// this test never rebuilds the dist/ the other e2e tests are running.
+// this test never rebuilds the dist/ the other e2e tests are running. The copy includes that
+// dist/ (times kept): `prepare` is `build.mjs --if-changed`, which finds it built from these very
+// sources and packs it as it is, as it does after `npm ci` in a clone.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -13,9 +15,13 @@ let work: string;
 let tarball: string;
 let prefix: string;
 
-/** npm with the machine's settings but nothing that phones home. */
+/**
+ * npm with the machine's settings but nothing that phones home. Without NODE_EXTRA_CA_CERTS: no
+ * step reaches a registry, and Node reads that file at every start (npm starts several).
+ */
+const { NODE_EXTRA_CA_CERTS: _machineCaFile, ...machineEnv } = process.env;
 const npmEnv = (): NodeJS.ProcessEnv => ({
-  ...process.env,
+  ...machineEnv,
   npm_config_update_notifier: 'false',
   npm_config_audit: 'false',
   npm_config_fund: 'false',
@@ -33,6 +39,7 @@ beforeAll(() => {
   for (const entry of ['package.json', 'package-lock.json', 'README.md', '.gatewayrc.example', 'bin', 'scripts', 'src']) {
     cpSync(path.join(ROOT, entry), path.join(source, entry), { recursive: true });
   }
+  cpSync(path.join(ROOT, 'dist'), path.join(source, 'dist'), { recursive: true, preserveTimestamps: true });
   // The build needs the devDependencies (esbuild and the libraries it bundles): the clone's.
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(source, 'node_modules'), 'dir');
   const out = path.join(work, 'out');
