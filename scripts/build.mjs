@@ -303,7 +303,11 @@ function buildInputs() {
   };
   walk('src');
   walk('bin');
-  for (const file of files.sort()) hash.update(`${file}\0`).update(readFileSync(new URL(`../${file}`, import.meta.url))).update('\0');
+  for (const file of files.sort())
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(new URL(`../${file}`, import.meta.url)))
+      .update('\0');
   return hash.digest('hex');
 }
 const bundleMark = () => {
@@ -344,8 +348,9 @@ if (process.argv.includes('--watch')) {
   const bundled = readFileSync(new URL('../dist/gw.cjs', import.meta.url), 'utf8');
   checkDynamicImports(bundled);
   // One byte per character: Node reads an ASCII bundle faster (V8 keeps it as a one-byte string,
-  // half the memory). esbuild escapes non-ASCII in strings but not in regular expressions.
-  const nonAscii = /[^\x00-\x7f]/.exec(bundled);
+  // half the memory). esbuild escapes non-ASCII in strings but not in regular expressions. (The
+  // --readable bundle keeps comments, some of which are not ASCII: it is for reading profiles only.)
+  const nonAscii = readable ? null : /[^\x00-\x7f]/.exec(bundled);
   if (nonAscii)
     fail(
       `the bundle holds a non-ASCII character (${JSON.stringify(nonAscii[0])}, near ${JSON.stringify(nonAscii.input.slice(Math.max(0, nonAscii.index - 40), nonAscii.index + 10))}): write it as an escape in src/`,

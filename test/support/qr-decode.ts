@@ -149,8 +149,7 @@ export function applySgr(params: string, pen: Pen): void {
       pen.fg = null;
       pen.bg = null;
       pen.inverse = false;
-    }
-    else if (code === 7) pen.inverse = true;
+    } else if (code === 7) pen.inverse = true;
     else if (code === 27) pen.inverse = false;
     else if (code >= 30 && code <= 37) pen.fg = ansi16(code - 30);
     else if (code >= 90 && code <= 97) pen.fg = ansi16(code - 90 + 8);
