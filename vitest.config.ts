@@ -9,8 +9,9 @@ const MOCKING_FILES = ['test/unit/notification-signature.test.ts'];
 // Projects:
 // - unit (and unit-isolated): pure modules, command run functions, and the CLI run in process
 //   (test/unit, test/commands, test/cli). No build needed.
-// - e2e: the built binary in a real process (test/e2e). Its global setup builds dist/ first, so
-//   `npx vitest run test/e2e/...` never tests a stale bundle.
+// - e2e: the built binary in a real process (test/e2e). Its global setup builds dist/ first unless
+//   it was built from these very sources (build.mjs --if-changed), so `npx vitest run test/e2e/...`
+//   never tests a stale bundle. Its files share a module cache too (none of them mocks a module).
 export default defineConfig({
   define: { __GW_VERSION__: JSON.stringify(version) },
   test: {
