@@ -193,9 +193,10 @@ function xterm256(n: number): Rgb {
 /**
  * Scales cells up (a cell = `px` wide, 2 × `px` tall) and surrounds them with `margin` cells of `bg`.
  * Two pixels per module are enough for jsQR up to version 40, and decoding time grows with the
- * pixel count.
+ * pixel count; so does the margin, which only has to show the terminal's background around the
+ * code (the code's own quiet zone is part of what gw draws).
  */
-export function rasterizeCells(cells: Cell[][], bg: Rgb, px = 2, margin = 6): Raster {
+export function rasterizeCells(cells: Cell[][], bg: Rgb, px = 2, margin = 2): Raster {
   const cols = Math.max(...cells.map((row) => row.length));
   const width = (cols + 2 * margin) * px;
   const halfRows = 2 * cells.length + 2 * margin;
