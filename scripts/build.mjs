@@ -286,8 +286,9 @@ function checkDynamicImports(code) {
 // read a CPU profile (node --cpu-prof bin/gw.cjs …) by name.
 const readable = process.argv.includes('--readable');
 
-// `node scripts/build.mjs --if-changed` (the e2e tests' global setup): no build when dist/ was
-// built by this script from the same inputs, by the same Node. `npm ci` has just built it in CI.
+// `node scripts/build.mjs --if-changed` (`prepare`, so npm ci and npm pack, and the e2e tests'
+// global setup): no build when dist/ was built by this script from the same inputs, by the same
+// Node, as after `npm ci` in CI. `npm run build` always builds.
 // The stamp lives outside dist/ so that it is never packed, and names the bundle's size and time.
 const STAMP = new URL('../node_modules/.cache/gw-build/inputs', import.meta.url);
 const BUNDLE = new URL('../dist/gw.cjs', import.meta.url);
