@@ -11,7 +11,7 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runGw as gw } from '../support/cli.js';
 import { tempDir } from '../support/gw.js';
 import { decodePng, decodeTerminalQr } from '../support/qr-decode.js';
-import { sandboxEnv, withSandbox } from '../support/sandbox.js';
+import { FULL_PRECISION_AMOUNTS as AMOUNTS, sandboxEnv, withSandbox } from '../support/sandbox.js';
 
 const require = createRequire(import.meta.url);
 const bip21 = require('bip21') as { decode(uri: string, scheme?: string): { address: string; options: Record<string, unknown> } };
@@ -25,24 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox.close();
 });
-
-/** An amount with as many decimals as the asset has, so no digit can be lost unnoticed. */
-const AMOUNTS: Record<string, string> = {
-  BTC: '0.12345678',
-  LTC: '0.12345678',
-  DOGE: '12.34567891',
-  BCH: '0.12345678',
-  DASH: '0.12345678',
-  ETH: '0.123456789012345678',
-  BNB: '0.123456789012345678',
-  POL: '1.123456789012345678',
-  USDT: '12.345678',
-  USDC: '12.345678',
-  TRX: '12.345678',
-  SOL: '1.123456789',
-  TON: '1.123456789',
-  XMR: '0.123456789012',
-};
 
 /** What the URI must be, given the payment's address and the amount sent. */
 function expectedUri(payCurrency: string, network: string, address: string, amount: string): RegExp | string {

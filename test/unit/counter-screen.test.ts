@@ -15,29 +15,12 @@ import { SANDBOX_OFFERINGS } from '../../src/sandbox/offerings.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { paymentInfoOf, paymentOf } from '../support/fake-gateway.js';
 import { decodeTerminalQr } from '../support/qr-decode.js';
+import { FULL_PRECISION_AMOUNTS as AMOUNTS } from '../support/sandbox.js';
 import { leftColumns, VirtualTerminal } from '../support/terminal.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const chalk = new Chalk({ level: 1 });
 const TRACK_ID = 'sbxtyzgsqjnn9ybzle8dw5ne3d';
-
-/** Amounts with every decimal the asset has (as in test/cli/payment-qr.test.ts). */
-const AMOUNTS: Record<string, string> = {
-  BTC: '0.12345678',
-  LTC: '0.12345678',
-  DOGE: '12.34567891',
-  BCH: '0.12345678',
-  DASH: '0.12345678',
-  ETH: '0.123456789012345678',
-  BNB: '0.123456789012345678',
-  POL: '1.123456789012345678',
-  USDT: '12.345678',
-  USDC: '12.345678',
-  TRX: '12.345678',
-  SOL: '1.123456789',
-  TON: '1.123456789',
-  XMR: '0.123456789012',
-};
 
 function screenFor(offering: (typeof SANDBOX_OFFERINGS)[number], width: number, height: number, color = true, extra: Partial<CounterScreenInput> = {}) {
   const payAmount = AMOUNTS[offering.payCurrency] ?? '1';
