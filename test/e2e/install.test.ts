@@ -56,10 +56,13 @@ afterAll(() => {
 });
 
 describe('npm pack + npm install -g <tarball>', () => {
-  it('the tarball holds the launcher, the built bundle, README and package.json, and no sources or tests', () => {
+  it('the tarball holds the launcher, the built bundle with its parts, README and package.json; no sources, tests or code caches', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     expect(files).toEqual(expect.arrayContaining(['package/bin/gw.cjs', 'package/dist/gw.cjs', 'package/README.md', 'package/package.json']));
     expect(files.filter((f) => /^package\/(src|test|scripts|node_modules)\//.test(f))).toEqual([]);
+    // V8 code caches belong to one Node version: gw writes its own on first use, none is shipped.
+    expect(files.filter((f) => f.endsWith('.cache'))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['package/dist/llhttp/llhttp-wasm.wasm', 'package/dist/vendor/cosmiconfig.cjs']));
   });
 
   it('the package declares no runtime dependencies: nothing to download, no devDependencies needed', () => {
@@ -79,6 +82,9 @@ describe('npm pack + npm install -g <tarball>', () => {
     const payment = JSON.parse(run(['pay', '25', 'USDT', '--sandbox', '--json'])) as Record<string, unknown>;
     expect(payment).toMatchObject({ payAmount: '25', payCurrency: 'USDT', sandbox: true });
     expect(String(payment.trackId)).toMatch(/^sbx/);
+    // The first run of a command wrote its code cache into the installed package.
+    const installed = readdirSync(path.join(prefix, 'lib', 'node_modules', 'gw', 'dist'));
+    expect(installed.filter((f) => f.endsWith('.pay-sandbox.cache'))).toHaveLength(1);
     expect(run(['doctor', '--sandbox'])).toMatch(/All \d checks passed/);
   });
 });
