@@ -48,8 +48,21 @@ async function server(names: Names, options: { ca?: KeyAndCert; notBefore?: Date
   return { key: pems.private, cert: pems.cert };
 }
 
-/** Makes every certificate the TLS tests need; `dir` receives the CA file. */
+/**
+ * Every certificate the TLS tests need; `dir` receives the CA file. The certificates are made once
+ * per test worker (files in a worker share modules) and shared by the files that ask.
+ */
 export async function makeCertificates(dir: string): Promise<TestCertificates> {
+  made ??= generateAll();
+  const certificates = await made;
+  const caFile = path.join(dir, 'test-ca.pem');
+  writeFileSync(caFile, certificates.ca.cert);
+  return { ...certificates, caFile };
+}
+
+let made: Promise<Omit<TestCertificates, 'caFile'>> | undefined;
+
+async function generateAll(): Promise<Omit<TestCertificates, 'caFile'>> {
   const caPems = await generate([{ name: 'commonName', value: 'gw test CA (not trusted anywhere)' }], {
     keyType: 'ec',
     algorithm: 'sha256',
@@ -71,7 +84,5 @@ export async function makeCertificates(dir: string): Promise<TestCertificates> {
     server(loopbackNames, { ca, notBefore: new Date(Date.now() - 10 * DAY), notAfter: new Date(Date.now() - DAY) }),
     server(loopbackNames),
   ]);
-  const caFile = path.join(dir, 'test-ca.pem');
-  writeFileSync(caFile, ca.cert);
-  return { ca, caFile, loopback, otherHost, expired, selfSigned };
+  return { ca, loopback, otherHost, expired, selfSigned };
 }
