@@ -1,7 +1,7 @@
 // What the payer's wallet gets: for every network the sandbox offers, the built gw creates a
 // payment, and the URI it prints is checked digit for digit, the terminal QR is painted as a
-// light-themed and a dark-themed screen and decoded (jsQR, no inversion), and the PNG written by
-// --qr-out decodes to the same URI.
+// light-themed and a dark-themed screen and decoded (ZXing's reader, no inversion), and the PNG
+// written by --qr-out decodes to the same URI.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';

@@ -1,7 +1,7 @@
 // The counter screen (src/output/counter-screen.ts) for every sandbox offering at 80×24 and 100×30:
 // drawn into a model terminal with the shell's prompt after it, the visible screen must hold the
-// whole QR (decoded with jsQR on a light and a dark theme) with the amount and the network; when
-// the QR cannot fit, a notice says so at the bottom, where it stays visible.
+// whole QR (decoded by ZXing's reader on a light and a dark theme) with the amount and the network;
+// when the QR cannot fit, a notice says so at the bottom, where it stays visible.
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { Payment } from '../../src/gateway/gateway.js';

@@ -1,8 +1,8 @@
 // Every colour setting × theme: IOStreams.qrRenderOptions() decides how the QR is drawn, the
 // renderer draws it, and the decoder paints it as a dark- and a light-themed terminal would show
-// it (jsQR, no inversion). On a terminal the QR sets its own black and white whatever decoration
-// colour says; where it cannot (a pipe, TERM=dumb) it is drawn for the --qr-theme background and
-// says so once; a locale without UTF-8 gets ASCII cells.
+// it (ZXing's reader, no inversion). On a terminal the QR sets its own black and white whatever
+// decoration colour says; where it cannot (a pipe, TERM=dumb) it is drawn for the --qr-theme
+// background and says so once; a locale without UTF-8 gets ASCII cells.
 import { describe, expect, it } from 'vitest';
 import { IOStreams, localeCharset, type TestIOOptions } from '../../src/output/iostreams.js';
 import { qrWidth, renderTerminalQr } from '../../src/qr/index.js';

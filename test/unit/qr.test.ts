@@ -1,4 +1,4 @@
-// Tests for src/qr: the encoder (qrcode's core) against an independent one and the jsQR decoder,
+// Tests for src/qr: the encoder (qrcode's core) against an independent one and ZXing's decoder,
 // then the terminal rendering on dark and light themes, the quiet zone, the width, the error
 // correction level, and the SVG / PNG export.
 
