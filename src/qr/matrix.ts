@@ -8,6 +8,9 @@ import { UsageError } from '../errors.js';
 /** Error correction levels we offer: M (15 %) is the default, L is too fragile for a phone photo. */
 export type QrLevel = 'M' | 'Q' | 'H';
 
+/** Module rows, true = dark. Read-only: a symbol is shared by the calls that ask for the same code. */
+export type QrMatrix = readonly (readonly boolean[])[];
+
 export interface QrSymbol {
   /** QR version 1..40; the symbol is 4 × version + 17 modules square. */
   version: number;
@@ -15,7 +18,7 @@ export interface QrSymbol {
   /** Modules per side, without quiet zone. */
   size: number;
   /** Row-major, true = dark, no quiet zone. */
-  modules: boolean[][];
+  modules: QrMatrix;
 }
 
 /** Modules of light margin the QR standard requires around the symbol. */
@@ -24,8 +27,28 @@ export const QUIET_ZONE = 4;
 /** Printable ASCII only: payment URIs are ASCII (anything else is percent-encoded). */
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
-/** Builds the QR symbol for `text` at `level`, in the smallest version that holds it. */
+/**
+ * The last few symbols built: choosing segments and the best of eight masks is the costly part,
+ * and `gw pay` sizes a code (qrWidth, qrSize) before it draws the same code.
+ */
+const recent = new Map<string, QrSymbol>();
+const RECENT_MAX = 8;
+
+/**
+ * The QR symbol for `text` at `level`, in the smallest version that holds it. The symbol is shared
+ * with later calls for the same text and level: it and its rows are frozen.
+ */
 export function qrSymbol(text: string, level: QrLevel = 'M'): QrSymbol {
+  const key = `${level}${text}`;
+  const known = recent.get(key);
+  if (known !== undefined) return known;
+  const symbol = buildSymbol(text, level);
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
+  recent.set(key, symbol);
+  return symbol;
+}
+
+function buildSymbol(text: string, level: QrLevel): QrSymbol {
   assertEncodable(text);
   let symbol: ReturnType<typeof QRCode.create>;
   try {
@@ -37,22 +60,22 @@ export function qrSymbol(text: string, level: QrLevel = 'M'): QrSymbol {
   if (size !== 4 * symbol.version + 17 || data.length !== size * size) {
     throw new Error(`QR encoder produced ${size} modules for version ${symbol.version}`);
   }
-  const modules: boolean[][] = [];
+  const modules: (readonly boolean[])[] = [];
   for (let r = 0; r < size; r++) {
     const row: boolean[] = [];
     for (let c = 0; c < size; c++) row.push(data[r * size + c] === 1);
-    modules.push(row);
+    modules.push(Object.freeze(row));
   }
-  return { version: symbol.version, level, size, modules };
+  return Object.freeze({ version: symbol.version, level, size, modules: Object.freeze(modules) });
 }
 
 /** The module matrix (true = dark, no quiet zone) for `text` at `level` (default M). */
-export function qrMatrix(text: string, level: QrLevel = 'M'): boolean[][] {
+export function qrMatrix(text: string, level: QrLevel = 'M'): QrMatrix {
   return qrSymbol(text, level).modules;
 }
 
 /** The matrix surrounded by QUIET_ZONE light (false) modules on every side. */
-export function withQuietZone(modules: boolean[][]): boolean[][] {
+export function withQuietZone(modules: QrMatrix): boolean[][] {
   const size = modules.length + 2 * QUIET_ZONE;
   const blank = (): boolean[] => new Array<boolean>(size).fill(false);
   const margin = new Array<boolean>(QUIET_ZONE).fill(false);

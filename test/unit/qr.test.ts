@@ -23,6 +23,7 @@ import {
   qrWidth,
   renderTerminalQr,
   writeQrImage,
+  type QrMatrix,
   type QrLevel,
 } from '../../src/qr/index.js';
 import { THEMES, decodeMatrix, decodePng, decodeSvg, decodeTerminalQr, paintTerminal, type Cell, type Rgb } from '../support/qr-decode.js';
@@ -89,7 +90,7 @@ function paymentLike(length: number, rand: () => number): string {
 // ---- helpers reading the symbol back ----------------------------------------------------------
 
 /** Format information (ISO 18004 §7.9): level and mask, read from the copy around the top-left finder. */
-function readFormatInfo(m: boolean[][]): { level: string; mask: number; bchValid: boolean; copiesAgree: boolean } {
+function readFormatInfo(m: QrMatrix): { level: string; mask: number; bchValid: boolean; copiesAgree: boolean } {
   const at = (r: number, c: number): number => (m[r]?.[c] === true ? 1 : 0);
   const size = m.length;
   let first = 0;
@@ -117,7 +118,7 @@ function cellsToModules(cells: Cell[][]): boolean[][] {
 }
 
 /** Light margins around the dark modules: rows above/below, columns left/right. */
-function margins(modules: boolean[][]): { top: number; bottom: number; left: number; right: number } {
+function margins(modules: QrMatrix): { top: number; bottom: number; left: number; right: number } {
   const darkRows = modules.map((row, r) => (row.includes(true) ? r : -1)).filter((r) => r >= 0);
   const cols = modules[0]?.length ?? 0;
   const darkCols = Array.from({ length: cols }, (_, c) => c).filter((c) => modules.some((row) => row[c] === true));
@@ -204,6 +205,17 @@ describe('qrMatrix', () => {
       expect(info).toMatchObject({ level, bchValid: true, copiesAgree: true });
     }
     expect(readFormatInfo(qrMatrix(EIP681_URI)).level).toBe('M'); // the default
+  });
+
+  it('builds a code once for a text and level (gw pay sizes it before drawing it); the shared symbol cannot be changed', () => {
+    const symbol = qrSymbol(BTC_URI, 'Q');
+    expect(qrSymbol(BTC_URI, 'Q')).toBe(symbol);
+    expect(qrSymbol(BTC_URI, 'H')).not.toBe(symbol);
+    expect(Object.isFrozen(symbol) && Object.isFrozen(symbol.modules) && symbol.modules.every((row) => Object.isFrozen(row))).toBe(true);
+    expect(() => {
+      (symbol.modules[0] as boolean[])[0] = false;
+    }).toThrow(TypeError);
+    expect(decodeMatrix(qrMatrix(BTC_URI, 'Q'))).toBe(BTC_URI);
   });
 
   it("chooses the smallest version by level M's byte capacity (ISO 18004 table 7)", () => {
