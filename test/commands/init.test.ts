@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initRun, type InitOptions } from '../../src/commands/init.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
+import { ManualClock } from '../../src/cmdutil/clock.js';
 import { IOStreams } from '../../src/output/iostreams.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { emptyDir } from '../support/cli.js';
@@ -45,7 +46,7 @@ async function init(options: {
   const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), ...options.env };
   const prompter = options.answers === undefined ? undefined : new ScriptedPrompter(options.answers);
   const t = IOStreams.test({ color: false, ...(prompter && { prompter, stdinTTY: true, stderrTTY: true }), ...(options.json && { json: true }) });
-  const f = createFactory({ io: t.io, env, cwd: home, home, interrupt: new AbortController().signal });
+  const f = createFactory({ io: t.io, env, cwd: home, home, interrupt: new AbortController().signal, clock: new ManualClock(Date.now()) });
   f.applyGlobals({ ...(options.json && { json: true }) });
   let error: unknown;
   try {
