@@ -22,7 +22,9 @@ function run(command, args, { capture = false } = {}) {
 }
 
 const lint = run('biome', ['check', '.'], { capture: true });
-const typecheck = run('tsc', ['--noEmit', '-p', 'tsconfig.json'], { capture: true });
+// One checker thread: beside vitest on two cores, tsc's own threads only compete with the tests
+// (measured: 2.3 CPU-seconds instead of 2.7, for the same findings).
+const typecheck = run('tsc', ['--noEmit', '-p', 'tsconfig.json', '--singleThreaded'], { capture: true });
 const tests = await run('vitest', ['run', ...process.argv.slice(2)]);
 const [style, types] = await Promise.all([lint, typecheck]);
 if (style.status === 0) process.stdout.write(`\nbiome check: ${style.output.trim().split('\n').at(-1)}\n`);
