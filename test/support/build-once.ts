@@ -13,9 +13,12 @@ import { fileURLToPath } from 'node:url';
 
 const IN_PROCESS = /^(\.\/)?test\/(unit|commands|cli)(\/|$)/;
 
-/** The command line names files, and each of them is an in-process test (no end-to-end file runs). */
+/**
+ * `vitest run` with file filters only, each of them an in-process test path: no end-to-end file can
+ * run. (Not watch mode: its filters can change while it runs.)
+ */
 export function onlyInProcessTests(argv: readonly string[]): boolean {
-  const run = argv.findIndex((arg) => arg === 'run' || arg === 'watch' || arg === 'related');
+  const run = argv.indexOf('run');
   const rest = argv.slice(run + 1).filter((arg) => !arg.startsWith('-'));
   return run !== -1 && rest.length > 0 && rest.every((arg) => IN_PROCESS.test(arg.replaceAll('\\', '/')));
 }

@@ -18,6 +18,7 @@ describe('onlyInProcessTests', () => {
     [['run', '-t', 'pays', 'test/unit'], false],
     [['test/unit'], false],
     [['related', 'src/qr/matrix.ts'], false],
+    [['watch', 'test/unit'], false],
   ])('%j → %s', (args, skip) => {
     expect(onlyInProcessTests([...vitest, ...args])).toBe(skip);
   });
