@@ -1,12 +1,13 @@
 // Global setup of the test run: builds dist/ from the current source before any end-to-end test
-// runs, however the suite was started (npm test, npm run test:e2e, or npx vitest run test/e2e/x.test.ts).
-// --if-changed: the build is skipped when dist/ was built from these very sources (scripts/build.mjs
-// keeps a digest of src/, bin/, the build script and the lock file), as after `npm ci` in CI.
+// runs, however the suite was started (npm test, npm run test:e2e, or npx vitest run
+// test/e2e/x.test.ts). --if-changed: the build is skipped when dist/ was built from these very
+// sources (scripts/build.mjs keeps a digest of src/, bin/, the build script and the lock file), as
+// after `npm ci` in CI.
 //
 // One exception: a run whose command line names only in-process test files or directories (npm run
-// test:unit, npx vitest run test/unit/qr.test.ts) needs no bundle and does not wait for one. Anything
-// else on the command line that is not an option (a name pattern, another path, an option's value)
-// counts as "may include an end-to-end file": the build check runs.
+// test:unit, npx vitest run test/unit/qr.test.ts) needs no bundle and does not wait for one.
+// Anything else on the command line that is not an option (a name pattern, another path, an
+// option's value) counts as "may include an end-to-end file": the build check runs.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

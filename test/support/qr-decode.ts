@@ -8,9 +8,10 @@
 // foreground like █, and a line of spaces counts when its cells have explicit background colours
 // (coloured spaces). decodePng and decodeSvg read the files writeQrImage produces.
 //
-// The decoder is ZXing's C++ reader (zxing-cpp, the lineage of most phone scanner apps), compiled
-// to WebAssembly by the zxing-wasm package and loaded from its own file (never fetched): about ten
-// times faster than the pure-JavaScript jsQR this used before, on the same images. It is called
+// The decoder is ZXing's C++ reader (zxing-cpp; ZXing is the library behind many phone scanner
+// apps), compiled to WebAssembly by the zxing-wasm package and loaded from its own file (never
+// fetched): about ten times faster than the pure-JavaScript jsQR this used before, on the same
+// images. It is called
 // through its module's synchronous function so that these helpers stay synchronous; that reaches
 // below zxing-wasm's documented API, so the version is pinned exactly in package.json and the
 // options are checked against the library's own list (an upgrade that changes them fails here).
@@ -230,8 +231,8 @@ function xterm256(n: number): Rgb {
 
 /**
  * Scales cells up (a cell = `px` wide, 2 × `px` tall) and surrounds them with `margin` cells of `bg`.
- * Two pixels per module are enough for the decoder up to version 40, and decoding time grows with the
- * pixel count; so does the margin, which only has to show the terminal's background around the
+ * Two pixels per module are enough for the decoder up to version 40, and decoding time grows with
+ * the pixel count; so does the margin, which only has to show the terminal's background around the
  * code (the code's own quiet zone is part of what gw draws).
  */
 export function rasterizeCells(cells: Cell[][], bg: Rgb, px = 2, margin = 2): Raster {
