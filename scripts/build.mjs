@@ -126,14 +126,18 @@ for (const { file, edits } of PATCHES) {
   }
 }
 
+/** Every JavaScript file of undici's lib/, read once for the checks below. */
+const undiciSources = readdirSync(path.join(undiciRoot, 'lib'), { recursive: true })
+  .map(String)
+  .filter((file) => file.endsWith('.js'))
+  .map((file) => ({ file, text: readFileSync(path.join(undiciRoot, 'lib', file), 'utf8') }));
+
 // llhttp's constants are read by undici's HTTP/1 client alone, and only their ERROR and TYPE tables.
-for (const file of readdirSync(path.join(undiciRoot, 'lib'), { recursive: true })) {
-  if (!String(file).endsWith('.js') || String(file).startsWith(`llhttp${path.sep}`)) continue;
-  const text = readFileSync(path.join(undiciRoot, 'lib', String(file)), 'utf8');
-  if (!text.includes('llhttp/constants')) continue;
+for (const { file, text } of undiciSources) {
+  if (file.startsWith(`llhttp${path.sep}`) || !text.includes('llhttp/constants')) continue;
   const names = new Set([...text.matchAll(/\bconstants\.(\w+)/g)].map((m) => m[1]).filter((name) => name !== 'js'));
   if (
-    String(file) !== path.join('dispatcher', 'client-h1.js') ||
+    file !== path.join('dispatcher', 'client-h1.js') ||
     !text.includes("const constants = require('../llhttp/constants.js')") ||
     [...names].some((name) => name !== 'ERROR' && name !== 'TYPE')
   )
@@ -141,9 +145,7 @@ for (const file of readdirSync(path.join(undiciRoot, 'lib'), { recursive: true }
 }
 
 // undici's own code may call assert(condition[, message]) and nothing else of node:assert.
-for (const file of readdirSync(path.join(undiciRoot, 'lib'), { recursive: true })) {
-  if (!String(file).endsWith('.js')) continue;
-  const text = readFileSync(path.join(undiciRoot, 'lib', String(file)), 'utf8');
+for (const { file, text } of undiciSources) {
   if (!/require\('node:assert'\)/.test(text)) continue;
   if (/\bassert\s*\.\s*[A-Za-z_$]/.test(text) || !/const assert = require\('node:assert'\)/.test(text))
     fail(`undici/lib/${file} uses node:assert beyond assert(condition): the stub no longer covers it`);
