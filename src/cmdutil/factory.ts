@@ -22,6 +22,7 @@ import type { GatewayClient, HttpTransport, KeySetting, Keys } from '../gateway/
 import type { ProxyConfig } from '../gateway/proxy.js';
 import type { TransportObserver } from '../gateway/transport.js';
 import type { IOStreams } from '../output/iostreams.js';
+import type { RunningSandbox } from '../sandbox/options.js';
 import { VERSION } from '../version.js';
 import { systemClock, type Clock } from './clock.js';
 
@@ -128,6 +129,8 @@ class DefaultFactory implements Factory {
   #config: Promise<ResolvedConfig> | undefined;
   #gateway: Promise<GatewayClient> | undefined;
   #closers: Array<() => Promise<void> | void> = [];
+  /** The embedded sandbox (`--sandbox`), once started: this process's requests to it are served in memory. */
+  #sandbox: RunningSandbox | undefined;
 
   get env(): Readonly<Record<string, string | undefined>> {
     return this.#options.env;
@@ -203,6 +206,7 @@ class DefaultFactory implements Factory {
       const { startSandbox, sandboxJournalPath } = await import('../sandbox/index.js');
       // The sandbox runs on the command's clock, and records its payments for later runs.
       const sandbox = await startSandbox({ now: () => this.clock.now(), journal: sandboxJournalPath(this.#options.env, this.#options.home) });
+      this.#sandbox = sandbox;
       this.onClose(() => sandbox.close());
       // The sandbox serves both APIs: which one to speak is still the user's (--api, GATEWAY_API).
       const apiEnv = this.#options.env.GATEWAY_API;
@@ -330,6 +334,8 @@ class DefaultFactory implements Factory {
     for (const key of [target.merchantKey, target.payoutKey, target.generalKey])
       if (key !== undefined && !io.secrets.includes(key.value)) io.secrets.push(key.value);
     const proxy = await this.proxyFor(target.baseUrl.value);
+    const sandbox = this.#sandbox;
+    const inMemory = sandbox !== undefined && new URL(sandbox.url).origin === target.baseUrl.value.origin;
     const transport = new Transport({
       baseUrl: target.baseUrl.value,
       timeoutMs: target.timeoutMs,
@@ -339,6 +345,7 @@ class DefaultFactory implements Factory {
       signal: this.#options.interrupt,
       secrets: io.secrets,
       ...(proxy && { proxy }),
+      ...(inMemory && { dispatcher: sandbox.dispatcher }),
       ...(verbose && { log: (line: string) => io.err(`${line}\n`) }),
       ...(observer && { observer }),
       userAgent: `gw/${VERSION}`,

@@ -68,6 +68,11 @@ export interface TransportOptions {
   notAfter?: () => number;
   /** The proxy to go through (see proxyFor in proxy.ts); none: connect directly. */
   proxy?: ProxyConfig;
+  /**
+   * Serves the requests instead of connections of our own: the sandbox this process embeds
+   * answers in memory (src/sandbox/in-memory.ts). Everything else about a send is the same.
+   */
+  dispatcher?: Pick<Dispatcher, 'dispatch'>;
   /** Waits between retries (the factory's clock; tests make it instant). Default: real time. */
   sleep?: Clock['sleep'];
   /** Aborts everything (Ctrl-C). */
@@ -244,7 +249,8 @@ export class Transport {
   }
 
   /** The undici Client, created on first use and again after a failure dropped the previous one. */
-  private dispatcher(): InstanceType<typeof Client> {
+  private dispatcher(): Pick<Dispatcher, 'dispatch'> {
+    if (this.options.dispatcher !== undefined) return this.options.dispatcher;
     if (this.client !== undefined && !this.client.destroyed) return this.client;
     const proxy = this.plan.proxy;
     const origin = this.forward && proxy ? proxyLabel(proxy) : this.options.baseUrl.origin;
@@ -387,7 +393,9 @@ export class Transport {
     const target = `${req.method} ${url.origin}${url.pathname}`;
     if (scope.signal.aborted) throw this.aborted('queued', scope);
 
-    const attempt: Attempt = { progress: this.sockets.size > 0 ? 'connected' : 'queued' };
+    const inMemory = this.options.dispatcher !== undefined;
+    const attempt: Attempt = { progress: inMemory || this.sockets.size > 0 ? 'connected' : 'queued' };
+    if (inMemory) this.observe((o) => o.onConnect?.({}));
     this.current = { attempt, signal: scope.signal };
     let response: Dispatcher.ResponseData;
     try {

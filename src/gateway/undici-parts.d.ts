@@ -6,6 +6,7 @@ declare module 'undici/lib/dispatcher/client.js' {
 
 declare module 'undici/lib/api/api-request.js' {
   import type { Dispatcher } from 'undici';
-  const request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  // request() only ever calls this.dispatch(options, handler).
+  const request: (this: Pick<Dispatcher, 'dispatch'>, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
   export default request;
 }

@@ -3,6 +3,7 @@
 import type { DeliveryOptions } from './notify.js';
 import path from 'node:path';
 import type { SandboxGateway } from './gateway.js';
+import type { InMemoryDispatcher } from './in-memory.js';
 
 /** Seconds from a payment's creation to its final state, by default (lifecycle.ts). */
 export const DEFAULT_SETTLE_SECONDS = 10;
@@ -46,6 +47,8 @@ export interface RunningSandbox {
   generalKey: string;
   /** The operations behind the HTTP surface: payment change events, setState(). */
   gateway: SandboxGateway;
+  /** The same answers in memory, for a transport in this process (undici's dispatcher interface). */
+  dispatcher: InMemoryDispatcher;
   /** Stops listening and closes every connection, idle keep-alive ones included, and stops every lifecycle timer. Idempotent. */
   close(): Promise<void>;
 }

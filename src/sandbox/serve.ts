@@ -1,0 +1,185 @@
+// The sandbox's request handling, whatever carries the request: matching it against the route
+// tables (routes.ts, legacy-routes.ts, v1-routes.ts, control-routes.ts), reading and decoding its
+// body, and turning the reply into the bytes of an answer. Two carriers use it: the HTTP server
+// (server.ts) for every client, and the in-memory dispatcher (in-memory.ts) for gw's own requests
+// to the sandbox it embeds (`--sandbox`).
+//
+// Status and envelope choices:
+// - Versioned paths (/v1, /v1/...) always answer with the versioned envelope; its `status` equals
+//   the HTTP status (401 bad or missing key, 404 unknown /v1 path, 405 wrong method, 500 bug).
+// - Legacy paths answer refusals with HTTP 200 and result ≠ 100, like the real service. Only
+//   transport-level problems get another HTTP status, still with a legacy body:
+//   413 + result 101 (body over 64 KiB), 405 + result 405 (wrong method),
+//   404 + result 404 (any path that is neither versioned nor a known legacy path),
+//   500 + result 500 (a bug in the sandbox).
+// - Malformed JSON, or a JSON body that is not an object, is a validation problem: HTTP 200, result 101.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import { parse, stringify } from 'lossless-json';
+import { CONTROL_PREFIX, CONTROL_ROUTES, controlError } from './control-routes.js';
+import { legacy, versionedError, type GatewayReply, type RequestFields, type SandboxGateway } from './gateway.js';
+import { LEGACY_ROUTES } from './legacy-routes.js';
+import { matchPattern, type Route, type RouteStyle } from './routes.js';
+import { v1Routes } from './v1-routes.js';
+
+/** Largest request body the sandbox reads. */
+export const BODY_LIMIT = 64 * 1024;
+
+/** A request as its carrier hands it over. */
+export interface IncomingRequest {
+  method: string;
+  /** The request target as sent: origin-form (`/path?query`) or absolute-form. */
+  target: string;
+  /** Header names in lower case, as node:http gives them. */
+  headers: IncomingHttpHeaders;
+  /** The body within BODY_LIMIT; 'too-large' past it, 'aborted' when the client went away. Read at most once. */
+  body(): Promise<Buffer | 'too-large' | 'aborted'>;
+}
+
+/** An answer as bytes: what a carrier sends. */
+export interface EncodedReply {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Every route a sandbox with these keys serves; the versioned ones check the general key themselves. */
+export function sandboxRoutes(keys: { generalKey: string; payoutKey: string }): readonly Route[] {
+  return [...LEGACY_ROUTES, ...v1Routes(keys), ...CONTROL_ROUTES];
+}
+
+/** Versioned paths get versioned answers, whatever goes wrong; control paths plain JSON. */
+function styleOf(path: string): RouteStyle {
+  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return 'control';
+  return path === '/v1' || path.startsWith('/v1/') ? 'versioned' : 'legacy';
+}
+
+function notFound(style: RouteStyle, path: string): GatewayReply {
+  if (style === 'control') return controlError(404, `No such endpoint: ${path}`);
+  return style === 'versioned' ? versionedError(404, 'invalid_request_error', 'not_found', `No such endpoint: ${path}`) : legacy(404, 'Not found', {}, 404);
+}
+
+function methodNotAllowed(style: RouteStyle, method: string, allow: string): GatewayReply {
+  const reply =
+    style === 'control'
+      ? controlError(405, `Method ${method} is not allowed`)
+      : style === 'versioned'
+        ? versionedError(405, 'invalid_request_error', 'method_not_allowed', `Method ${method} is not allowed`)
+        : legacy(405, `Method ${method} is not allowed`, {}, 405);
+  return { ...reply, headers: { ...reply.headers, allow } };
+}
+
+/** The reply to one request; 'aborted' when the client went away while its body was read. */
+export async function serve(gateway: SandboxGateway, routes: readonly Route[], request: IncomingRequest): Promise<GatewayReply | 'aborted'> {
+  const path = requestPath(request.target);
+  const method = request.method;
+  const matching = routes.flatMap((route) => {
+    const params = matchPattern(route.pattern, path);
+    return params === undefined ? [] : [{ route, params }];
+  });
+  if (matching.length === 0) return notFound(styleOf(path), path);
+  const found = matching.find((m) => m.route.method === method);
+  if (found === undefined) {
+    const first = matching[0];
+    return methodNotAllowed(first?.route.style ?? styleOf(path), method, [...new Set(matching.map((m) => m.route.method))].join(', '));
+  }
+
+  let fields: RequestFields = Object.create(null) as Record<string, unknown>;
+  // A GET may carry a JSON body too: the gateway's own Node client sends its filters that way.
+  if (method === 'POST' || hasBody(request.headers)) {
+    const body = await request.body();
+    if (body === 'aborted') return 'aborted';
+    if (body === 'too-large') {
+      return found.route.style === 'control'
+        ? controlError(413, `Request body is larger than ${BODY_LIMIT} bytes`)
+        : found.route.style === 'versioned'
+          ? versionedError(413, 'invalid_request_error', 'body_too_large', `Request body is larger than ${BODY_LIMIT} bytes`)
+          : legacy(101, `Request body is larger than ${BODY_LIMIT} bytes`, {}, 413);
+    }
+    const decoded = decodeFields(body, request.headers['content-type']);
+    if (typeof decoded === 'string') {
+      return found.route.style === 'control'
+        ? controlError(400, `Validation problem: ${decoded}`)
+        : found.route.style === 'versioned'
+          ? versionedError(400, 'invalid_request_error', 'invalid_body', `Validation problem: ${decoded}`)
+          : legacy(101, `Validation problem: ${decoded}`);
+    }
+    fields = decoded;
+  }
+  const query = new URL(request.target, 'http://sandbox.invalid').searchParams;
+  return found.route.handle(gateway, { method, path, params: found.params, query, headers: request.headers, fields });
+}
+
+/** The answer to a request that made the sandbox fail (a bug): 500, in the envelope its path speaks. */
+export function internalErrorReply(target: string): GatewayReply {
+  const path = requestPath(target);
+  const versioned = path === '/v1' || path.startsWith('/v1/');
+  return versioned ? versionedError(500, 'api_error', 'internal_error', 'Internal error') : legacy(500, 'Internal error', {}, 500);
+}
+
+/** A reply as bytes: a JSON body (numbers written as they were read) or the reply's own bytes. */
+export function encodeReply(reply: GatewayReply): EncodedReply {
+  if (Buffer.isBuffer(reply.body)) {
+    return { status: reply.status, headers: { ...reply.headers, 'content-length': String(reply.body.length) }, body: reply.body };
+  }
+  const body = Buffer.from(stringify(reply.body) ?? '{}');
+  return {
+    status: reply.status,
+    headers: { ...reply.headers, 'content-type': 'application/json', 'content-length': String(body.length) },
+    body,
+  };
+}
+
+/** The path of a request target (origin-form or absolute-form), without query or trailing slashes. */
+function requestPath(target: string): string {
+  let path = target;
+  if (/^https?:\/\//i.test(path)) {
+    try {
+      path = new URL(path).pathname;
+    } catch {
+      path = '/';
+    }
+  }
+  path = path.split(/[?#]/, 1)[0] ?? '/';
+  path = path.replace(/\/+$/, '');
+  return path === '' ? '/' : path;
+}
+
+/** Whether a request says it has a body (a GET usually has none). */
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
+/**
+ * Decodes a legacy request body into fields. JSON when the Content-Type says JSON, form encoding
+ * when it says so; otherwise (absent or anything else) JSON if the body starts with `{` or `[`,
+ * form encoding if not. An empty body is no fields. Returns a problem description on bad JSON.
+ */
+function decodeFields(body: Buffer, contentType: string | undefined): RequestFields | string {
+  const text = new TextDecoder('utf-8').decode(body).replace(/^\uFEFF/, '');
+  if (text.trim() === '') return Object.create(null) as Record<string, unknown>;
+  const mediaType = (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  let asJson: boolean;
+  if (mediaType === 'application/json' || mediaType.endsWith('+json')) asJson = true;
+  else if (mediaType === 'application/x-www-form-urlencoded') asJson = false;
+  else asJson = /^\s*[{[]/.test(text);
+
+  if (!asJson) {
+    const fields = Object.create(null) as Record<string, unknown>;
+    for (const [name, value] of new URLSearchParams(text)) {
+      if (!(name in fields)) fields[name] = value;
+    }
+    return fields;
+  }
+  let value: unknown;
+  try {
+    value = parse(text);
+  } catch {
+    return 'the body is not valid JSON';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return 'the body must be a JSON object';
+  }
+  return value as RequestFields;
+}
