@@ -21,6 +21,7 @@
 // compiler (Liftoff) only, before anything is compiled: plenty for parsing one small answer. See
 // README "Performance".
 import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import Client from 'undici/lib/dispatcher/client.js';
@@ -179,6 +180,9 @@ export class Transport {
   private readonly forward: boolean;
   /** Ends connections being opened when the Transport is closed. */
   private readonly closing = new AbortController();
+  /** Connections being opened now (the closing signal has something to end only then). */
+  private opening = 0;
+  private closed = false;
   /** The try in flight, which the connector reports its progress to. */
   private current: { attempt: Attempt; signal: AbortSignal } | undefined;
   /** Connections of the current Client, still open: a request may be written on one at once. */
@@ -202,19 +206,24 @@ export class Transport {
   }
 
   /**
-   * Closes sockets so the process can exit as soon as the output is written. Each socket is
-   * destroyed at once; the close events that follow are not waited for (nothing depends on them,
-   * and a command that has delivered its output ends without them: src/main.ts).
+   * Lets the process exit as soon as the output is written: connections being opened end now, open
+   * ones stop holding the process (unref) and are destroyed on the next turn of the event loop,
+   * with undici's own bookkeeping (erroring what is queued, its events). A finished command does
+   * not wait for that turn (src/main.ts): the system closes them as the process exits. (Destroying
+   * a socket at once would also make Node create process.stderr, for a debug check.)
    */
   async close(): Promise<void> {
-    this.closing.abort();
+    this.closed = true;
+    if (this.opening > 0) this.closing.abort();
     const client = this.client;
+    const sockets = [...this.sockets];
     this.client = undefined;
-    // The sockets go now; undici's own bookkeeping (erroring what is queued, its events) runs on
-    // the next turn of the event loop, which a finished command does not wait for (src/main.ts).
-    for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
-    if (client !== undefined) setImmediate(() => client.destroy().catch(noop)).unref();
+    for (const socket of sockets) socket.unref();
+    setImmediate(() => {
+      for (const socket of sockets) socket.destroy();
+      client?.destroy().catch(noop);
+    }).unref();
     return Promise.resolve();
   }
 
@@ -277,23 +286,28 @@ export class Transport {
   private connect(callback: (...args: [null, Socket] | [Error, null]) => void): void {
     const current = this.current;
     const attempt = current?.attempt;
+    // A connection asked for after close() ends at once.
+    if (this.closed) this.closing.abort();
     const signal = AbortSignal.any([current?.signal ?? AbortSignal.timeout(this.options.timeoutMs), this.closing.signal]);
+    this.opening++;
     openConnection(this.plan, signal, (stage) => {
       if (attempt) attempt.progress = stage;
-    }).then(
-      (socket) => {
-        if (attempt) attempt.progress = 'connected';
-        this.observe((o) => o.onConnect?.(describeConnection(socket, this.plan.target.hostname)));
-        this.sockets.add(socket);
-        socket.once('close', () => this.sockets.delete(socket));
-        callback(null, socket);
-      },
-      (error: Error) => {
-        const { stage, reason } = error as Partial<{ stage: string; reason: string }>;
-        if (stage !== undefined && reason !== undefined && reason !== 'aborted') this.observe((o) => o.onConnectFailed?.({ stage, reason }));
-        callback(error, null);
-      },
-    );
+    })
+      .finally(() => this.opening--)
+      .then(
+        (socket) => {
+          if (attempt) attempt.progress = 'connected';
+          this.observe((o) => o.onConnect?.(describeConnection(socket, this.plan.target.hostname)));
+          this.sockets.add(socket);
+          socket.once('close', () => this.sockets.delete(socket));
+          callback(null, socket);
+        },
+        (error: Error) => {
+          const { stage, reason } = error as Partial<{ stage: string; reason: string }>;
+          if (stage !== undefined && reason !== undefined && reason !== 'aborted') this.observe((o) => o.onConnectFailed?.({ stage, reason }));
+          callback(error, null);
+        },
+      );
   }
 
   async send(req: TransportRequest): Promise<RawResponse> {
@@ -435,22 +449,18 @@ export class Transport {
       this.log(`gw: ${target} → ${statusCode}, refused: ${declared} bytes declared`);
       throw this.tooLarge();
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // undici ends the body on abort too; this makes sure the loop below cannot outlive the deadline.
+    const read = { size: 0 };
+    let chunks: Buffer[];
+    // undici ends the body on abort too; this makes sure the reading below cannot outlive the deadline.
     const onAbort = (): void => void stream.destroy(new Error('aborted'));
     scope.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      for await (const chunk of stream) {
-        const buf = chunk as Buffer;
-        size += buf.length;
-        if (size > this.maxBytes) {
-          stream.destroy();
-          this.log(`gw: ${target} → ${statusCode}, refused after ${size} bytes`);
-          throw this.tooLarge();
-        }
-        chunks.push(buf);
+      const body = await readBody(stream, this.maxBytes, read);
+      if (body === 'too-large') {
+        this.log(`gw: ${target} → ${statusCode}, refused after ${read.size} bytes`);
+        throw this.tooLarge();
       }
+      chunks = body;
     } catch (error) {
       this.discardClient();
       if (error instanceof GwError) throw error;
@@ -461,15 +471,15 @@ export class Transport {
       if (isUndiciTimeout(error)) throw this.aborted('connected', scope);
       const failure = requestFailureError(error, this.ctx, this.forward);
       if (failure.exitCode === ExitCode.PROTOCOL) {
-        this.log(`gw: ${target} → ${statusCode}, ${failureCode(error)} after ${size} bytes`);
+        this.log(`gw: ${target} → ${statusCode}, ${failureCode(error)} after ${read.size} bytes`);
         throw failure;
       }
-      this.log(`gw: ${target} → ${statusCode}, body cut off after ${size} bytes`);
-      throw new TransportError(ExitCode.PROTOCOL, `the gateway's answer was cut off after ${size} bytes (HTTP ${statusCode})`, 'maybe-sent');
+      this.log(`gw: ${target} → ${statusCode}, body cut off after ${read.size} bytes`);
+      throw new TransportError(ExitCode.PROTOCOL, `the gateway's answer was cut off after ${read.size} bytes (HTTP ${statusCode})`, 'maybe-sent');
     } finally {
       scope.signal.removeEventListener('abort', onAbort);
     }
-    this.log(`gw: ${target} → ${statusCode} (${Date.now() - started} ms, ${size} bytes)`);
+    this.log(`gw: ${target} → ${statusCode} (${Date.now() - started} ms, ${read.size} bytes)`);
     const result: HttpAnswer = {
       status: statusCode,
       contentType,
@@ -487,6 +497,36 @@ export class Transport {
 }
 
 /** The TLS facts of a connection (nothing for plain TCP). */
+/**
+ * An answer's body, read through events (less to set up than an async iterator, for the one answer
+ * most commands read); 'too-large' as soon as it passes maxBytes, with the stream destroyed. Fails
+ * with the stream's error, or ERR_STREAM_PREMATURE_CLOSE if it closes before its end.
+ */
+function readBody(stream: Readable, maxBytes: number, read: { size: number }): Promise<Buffer[] | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const settle = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      outcome();
+    };
+    stream.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      read.size += chunk.length;
+      if (read.size > maxBytes) {
+        settle(() => resolve('too-large'));
+        stream.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.once('end', () => settle(() => resolve(chunks)));
+    stream.once('error', (error) => settle(() => reject(error)));
+    stream.once('close', () => settle(() => reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))));
+  });
+}
+
 function describeConnection(socket: Socket, hostname: string): ConnectionInfo {
   const tlsSocket = socket as Partial<TLSSocket>;
   if (typeof tlsSocket.getPeerCertificate !== 'function') return {};
