@@ -6,19 +6,28 @@ import type { Factory, GlobalOptions } from './cmdutil/factory.js';
 import { helpWidthOf, wrapText } from './cmdutil/help.js';
 import { ExitCode, GwError, UsageError } from './errors.js';
 import { VERSION } from './version.js';
-import { newCmdBalance } from './commands/balance.js';
-import { newCmdComplete, newCmdCompletion } from './commands/completion.js';
-import { newCmdConfig } from './commands/config.js';
-import { newCmdCurrencies } from './commands/currencies.js';
-import { newCmdListen } from './commands/listen.js';
-import { newCmdDoctor } from './commands/doctor.js';
-import { newCmdInit } from './commands/init.js';
-import { newCmdPay } from './commands/pay.js';
-import { newCmdPayments } from './commands/payments.js';
-import { newCmdRate } from './commands/rate.js';
-import { newCmdSandbox } from './commands/sandbox.js';
-import { newCmdWebhook } from './commands/webhook.js';
-import { newCmdStatus } from './commands/status.js';
+
+type NewCmd = (f: Factory) => Command;
+
+/**
+ * Every subcommand, in the order help lists them, each imported only when the command line needs
+ * it: a command module's top level, and what it imports, would otherwise cost every run.
+ */
+const SUBCOMMANDS: Record<string, () => Promise<NewCmd>> = {
+  init: async () => (await import('./commands/init.js')).newCmdInit,
+  currencies: async () => (await import('./commands/currencies.js')).newCmdCurrencies,
+  pay: async () => (await import('./commands/pay.js')).newCmdPay,
+  status: async () => (await import('./commands/status.js')).newCmdStatus,
+  payments: async () => (await import('./commands/payments.js')).newCmdPayments,
+  balance: async () => (await import('./commands/balance.js')).newCmdBalance,
+  rate: async () => (await import('./commands/rate.js')).newCmdRate,
+  config: async () => (await import('./commands/config.js')).newCmdConfig,
+  doctor: async () => (await import('./commands/doctor.js')).newCmdDoctor,
+  sandbox: async () => (await import('./commands/sandbox.js')).newCmdSandbox,
+  listen: async () => (await import('./commands/listen.js')).newCmdListen,
+  webhook: async () => (await import('./commands/webhook.js')).newCmdWebhook,
+  completion: async () => (await import('./commands/completion.js')).newCmdCompletion,
+};
 
 export const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 refused, 64 usage, 65 data rejected, 69 unavailable, 70 internal,
 73 cannot write file, 74 output lost, 75 temporary, 76 bad response, 77 key refused,
@@ -27,11 +36,11 @@ export const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 refused, 64 usage, 65 data r
 
 /**
  * The root command wired to `f`, with every subcommand; or, given the command line, with only the
- * subcommand it names when that is all the parse needs (building all thirteen is a few ms of every
- * run). Help, completion, and a line that names no known command get them all, so help pages and
+ * subcommand it names when that is all the parse needs (importing and building all thirteen is a
+ * few ms of every run). Help, completion, and a line that names no known command get them all, so help pages and
  * "did you mean" suggestions are whole.
  */
-export function newCmdRoot(f: Factory, argv?: readonly string[]): Command {
+export async function newCmdRoot(f: Factory, argv?: readonly string[]): Promise<Command> {
   const program = new Command('gw')
     .description(
       "The merchant's command line for the crypto payment gateway: accepted coins, white-label payments with a scannable QR, their status and history, balances, rates.",
@@ -71,27 +80,16 @@ ${wrapText(EXIT_CODES_HELP.replace(/\n/g, ' '), helpWidthOf(command))}
 `,
     );
   program.hook('preAction', (_root, command) => f.applyGlobals(command.optsWithGlobals<GlobalOptions>()));
-  const subcommands: Record<string, (f: Factory) => Command> = {
-    init: newCmdInit,
-    currencies: newCmdCurrencies,
-    pay: newCmdPay,
-    status: newCmdStatus,
-    payments: newCmdPayments,
-    balance: newCmdBalance,
-    rate: newCmdRate,
-    config: newCmdConfig,
-    doctor: newCmdDoctor,
-    sandbox: newCmdSandbox,
-    listen: newCmdListen,
-    webhook: newCmdWebhook,
-    completion: newCmdCompletion,
-  };
   const only = argv === undefined ? undefined : soleCommand(program, argv);
-  const build = only !== undefined && only !== 'completion' && Object.hasOwn(subcommands, only) ? subcommands[only] : undefined;
-  if (build !== undefined) {
-    program.addCommand(build(f));
+  const load = only !== undefined && only !== 'completion' && Object.hasOwn(SUBCOMMANDS, only) ? SUBCOMMANDS[only] : undefined;
+  if (load !== undefined) {
+    program.addCommand((await load())(f));
   } else {
-    for (const newCmd of Object.values(subcommands)) program.addCommand(newCmd(f));
+    const [newCmds, { newCmdComplete }] = await Promise.all([
+      Promise.all(Object.values(SUBCOMMANDS).map((load) => load())),
+      import('./commands/completion.js'),
+    ]);
+    for (const newCmd of newCmds) program.addCommand(newCmd(f));
     program.addCommand(newCmdComplete(f, program), { hidden: true });
   }
   configure(program, f);
@@ -201,7 +199,7 @@ export function asGwError(error: unknown): GwError {
  * output reached stdout. Every failure is one line on stderr (or one JSON line with --json).
  */
 export async function runCli(argv: readonly string[], f: Factory): Promise<number> {
-  const program = newCmdRoot(f, argv);
+  const program = await newCmdRoot(f, argv);
   try {
     if (argv.length === 0) {
       f.io.err(program.helpInformation());
