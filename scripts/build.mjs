@@ -17,6 +17,8 @@
 //
 // - undici's HTTP parser (llhttp) as base64 text inside the bundle (150 KB every run reads and
 //   compiles): the build writes the two WebAssembly binaries to dist/llhttp/, read on first use.
+// - undici's tree of well-known header names, built as it loads to intern names it parses: a
+//   lookup that finds nothing, after which undici lower-cases the name itself (the same string).
 // - llhttp's constants module, which builds character tables and method maps as it loads: undici
 //   reads two of its tables (error codes, parser types), which the stub holds, copied from the
 //   module at build time (about 1 ms less for a command that makes a request).
@@ -68,6 +70,13 @@ const STUBS = [
     file: 'lib/llhttp/constants.js',
     expect: 'exports.ERROR = {',
     contents: `module.exports = ${JSON.stringify({ ERROR: llhttpConstants.ERROR, TYPE: llhttpConstants.TYPE })};`,
+  },
+  {
+    // The lookup answers null ("not a well-known name"), and undici's callers then lower-case the
+    // name themselves: the same string, without building the tree of header names as it loads.
+    file: 'lib/core/tree.js',
+    expect: 'tree.insert(key, key)',
+    contents: 'module.exports = { tree: { lookup () { return null } } }',
   },
   ...['llhttp-wasm', 'llhttp_simd-wasm'].map((name) => ({
     file: `lib/llhttp/${name}.js`,
@@ -142,6 +151,14 @@ for (const { file, text } of undiciSources) {
     [...names].some((name) => name !== 'ERROR' && name !== 'TYPE')
   )
     fail(`undici/lib/${file} reads llhttp's constants beyond ERROR and TYPE (${[...names].join(', ')}): the stub no longer covers it`);
+}
+
+// The header-name tree is read by undici's util.js alone, as tree.lookup(name) ?? <the name lower-cased>.
+for (const { file, text } of undiciSources) {
+  if (file === path.join('core', 'tree.js') || !/require\('\.{1,2}\/(core\/)?tree(\.js)?'\)/.test(text)) continue;
+  const lookups = text.match(/\btree\.lookup\(value\) \?\? value\.toString\('latin1'\)\.toLowerCase\(\)/g)?.length ?? 0;
+  if (file !== path.join('core', 'util.js') || !text.includes("const { tree } = require('./tree')") || lookups !== (text.match(/\btree\./g)?.length ?? -1))
+    fail(`undici/lib/${file} uses the header-name tree beyond tree.lookup(name) ?? name.toLowerCase(): the stub no longer covers it`);
 }
 
 // undici's own code may call assert(condition[, message]) and nothing else of node:assert.
