@@ -19,6 +19,8 @@ const MOCKING_FILES = ['test/unit/notification-signature.test.ts'];
 export default defineConfig({
   define: { __GW_VERSION__: JSON.stringify(version) },
   test: {
+    // chalk, for the in-process tests that give a run function a colour terminal (see the file).
+    setupFiles: ['test/support/colour.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -199,6 +199,7 @@ export function asGwError(error: unknown): GwError {
  * output reached stdout. Every failure is one line on stderr (or one JSON line with --json).
  */
 export async function runCli(argv: readonly string[], f: Factory): Promise<number> {
+  await f.io.loadColor();
   const program = await newCmdRoot(f, argv);
   try {
     if (argv.length === 0) {

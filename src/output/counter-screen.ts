@@ -16,7 +16,7 @@
 //   than the window is not drawn (its lines would wrap into noise): the notice says so. Both point
 //   to a larger window or --qr-out.
 // The final screens (outcomeScreen) say PAID, or why not, in block letters.
-import type { ChalkInstance } from 'chalk';
+import type { Palette } from './palette.js';
 import type { Payment, PaymentInfo } from '../gateway/gateway.js';
 import type { Decimal } from '../money/decimal.js';
 import type { PaymentUri } from '../payment-uri/index.js';
@@ -40,7 +40,7 @@ export interface CounterScreenInput {
   width: number;
   height: number;
   now: number;
-  chalk: ChalkInstance;
+  chalk: Palette;
   sandbox: boolean;
   /** The order id was made up by gw (shown as such). */
   orderIdGenerated?: boolean;
@@ -65,7 +65,7 @@ interface Row {
 }
 
 /** Label/value rows in `width` columns: values wrapped under their column, long labels on their own line. */
-function renderRows(rows: readonly Row[], width: number, chalk: ChalkInstance): string[] {
+function renderRows(rows: readonly Row[], width: number, chalk: Palette): string[] {
   const labelWidth = Math.min(12, Math.max(0, ...rows.map((r) => r.label.length)));
   const valueWidth = width - labelWidth - 1;
   const out: string[] = [];
@@ -160,7 +160,7 @@ function customerBlock(input: CounterScreenInput, width: number, live = true): s
 }
 
 /** "to tb1q…" with the value's further lines under its first character. */
-function indented(word: string, value: string, width: number, chalk: ChalkInstance, style: (t: string) => string): string[] {
+function indented(word: string, value: string, width: number, chalk: Palette, style: (t: string) => string): string[] {
   const pad = word.length + 1;
   return wrapPlain(value, Math.max(8, width - pad)).map((piece, i) => `${i === 0 ? chalk.dim(word) : ' '.repeat(word.length)} ${style(piece)}`);
 }
@@ -255,7 +255,7 @@ export interface OutcomeScreenInput {
   received: Decimal | undefined;
   width: number;
   height: number;
-  chalk: ChalkInstance;
+  chalk: Palette;
   sandbox: boolean;
   orderIdGenerated?: boolean;
 }

@@ -11,11 +11,11 @@
 //
 // Commands never look at process.stdin, process.stdout, process.env or process.argv: they ask this object.
 // `IOStreams.test()` builds the same object over in-memory buffers for in-process tests.
-import { Chalk, type ChalkInstance } from 'chalk';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { QrCharset, QrTheme, TerminalQrOptions } from '../qr/terminal.js';
 import { realStream } from './fd-stream.js';
 import { toJson } from './json.js';
+import { loadColor, paletteFor, type Palette } from './palette.js';
 import { truncateVisible, visibleWidth } from './cells.js';
 import type { Prompter } from './prompter.js';
 import { scrubSecrets, terminalSafe } from './sanitize.js';
@@ -112,8 +112,10 @@ export class IOStreams {
   #qrTheme: QrTheme | undefined;
   #qrNoticeGiven = false;
   #prompter: Prompter | undefined;
-  #chalk: ChalkInstance;
-  #errChalk: ChalkInstance;
+  #outLevel: 0 | 1 | 2 | 3;
+  #errLevel: 0 | 1 | 2 | 3;
+  #chalk: Palette | undefined;
+  #errChalk: Palette | undefined;
   #width: number | undefined;
   #height: number | undefined;
   #stdoutError: NodeJS.ErrnoException | undefined;
@@ -128,8 +130,8 @@ export class IOStreams {
     this.stdoutIsTTY = options.stdout.isTTY === true;
     this.stderrIsTTY = options.stderr.isTTY === true;
 
-    this.#chalk = new Chalk({ level: colorLevel(this.stdoutIsTTY, false, options.env) });
-    this.#errChalk = new Chalk({ level: colorLevel(this.stderrIsTTY, false, options.env) });
+    this.#outLevel = colorLevel(this.stdoutIsTTY, false, options.env);
+    this.#errLevel = colorLevel(this.stderrIsTTY, false, options.env);
     options.stdout.on?.('error', (error) => this.#recordStdoutError(error));
     this.#prompter = options.prompter;
   }
@@ -160,8 +162,10 @@ export class IOStreams {
 
   /** --no-color: turns colour off on both streams. */
   setNoColor(noColor: boolean): void {
-    this.#chalk = new Chalk({ level: colorLevel(this.stdoutIsTTY, noColor, this.options.env) });
-    this.#errChalk = new Chalk({ level: colorLevel(this.stderrIsTTY, noColor, this.options.env) });
+    this.#outLevel = colorLevel(this.stdoutIsTTY, noColor, this.options.env);
+    this.#errLevel = colorLevel(this.stderrIsTTY, noColor, this.options.env);
+    this.#chalk = undefined;
+    this.#errChalk = undefined;
   }
 
   /** A run against the embedded sandbox: JSON documents say so, and a banner goes to stderr. */
@@ -178,18 +182,28 @@ export class IOStreams {
     this.#qrTheme = theme;
   }
 
+  /**
+   * Loads what colour output needs (chalk), when stdout or stderr can have colour: before a
+   * command runs (runCli). --no-color can only turn colour off after that.
+   */
+  async loadColor(): Promise<void> {
+    if (this.#outLevel > 0 || this.#errLevel > 0) await loadColor();
+  }
+
   /** Colour for stdout. */
-  get chalk(): ChalkInstance {
+  get chalk(): Palette {
+    this.#chalk ??= paletteFor(this.#outLevel);
     return this.#chalk;
   }
 
   /** Colour for stderr (progress lines, notices). */
-  get errChalk(): ChalkInstance {
+  get errChalk(): Palette {
+    this.#errChalk ??= paletteFor(this.#errLevel);
     return this.#errChalk;
   }
 
   get color(): boolean {
-    return this.#chalk.level > 0;
+    return this.#outLevel > 0;
   }
 
   /** The environment variable, for the few decisions that belong to the user's environment. */
@@ -393,7 +407,7 @@ export class IOStreams {
   async prompter(): Promise<Prompter> {
     if (this.#prompter === undefined) {
       const { TerminalPrompter } = await import('./prompter.js');
-      this.#prompter = new TerminalPrompter(this.#stdinStream(), realStream(this.options.stderr), this.#errChalk.level > 0);
+      this.#prompter = new TerminalPrompter(this.#stdinStream(), realStream(this.options.stderr), this.#errLevel > 0);
     }
     return this.#prompter;
   }
@@ -441,7 +455,7 @@ export class IOStreams {
   }
 
   /** The SANDBOX label. */
-  sandboxLabel(chalk: ChalkInstance = this.#errChalk): string {
+  sandboxLabel(chalk: Palette = this.errChalk): string {
     return chalk.bgYellow.black(' SANDBOX ');
   }
 

@@ -1,6 +1,6 @@
 // A payment's state for people: the state first, prominent and coloured, then the amounts, network,
 // address, transaction and dates. Used by `gw status` and after a wait that is not on a counter screen.
-import type { ChalkInstance } from 'chalk';
+import type { Palette } from './palette.js';
 import type { PaymentState } from '../domain/payment-status.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
 import { receivedAmount } from '../cmdutil/wait.js';
@@ -22,14 +22,14 @@ export const STATE_WORDS: Readonly<Record<PaymentState, string>> = {
 };
 
 /** The colour of a state: green paid, yellow still open, red ended without the full payment. */
-export function stateColour(state: PaymentState, chalk: ChalkInstance): ChalkInstance {
+export function stateColour(state: PaymentState, chalk: Palette): Palette {
   if (state === 'paid') return chalk.green.bold;
   if (state === 'new' || state === 'waiting' || state === 'confirming' || state === 'unknown') return chalk.yellow.bold;
   return chalk.red.bold;
 }
 
 /** "● PAID  paid: safe to hand over the goods  (gateway: Paid)" */
-export function stateHeadline(info: PaymentInfo, chalk: ChalkInstance): string {
+export function stateHeadline(info: PaymentInfo, chalk: Palette): string {
   const gateway = info.gatewayStatus === null ? '' : chalk.dim(`  (gateway: ${info.gatewayStatus.line(40)})`);
   return `${stateColour(info.status, chalk)(`● ${info.status.toUpperCase()}`)}  ${STATE_WORDS[info.status]}${gateway}`;
 }
@@ -44,7 +44,7 @@ function when(value: PaymentInfo['date']): string | undefined {
 }
 
 /** The payment's details, one per line, state first. */
-export function statusText(info: PaymentInfo, now: number, chalk: ChalkInstance): string {
+export function statusText(info: PaymentInfo, now: number, chalk: Palette): string {
   const rows: DetailRow[] = [];
   const add = (label: string, value: string | undefined): void => {
     if (value !== undefined && value !== '') rows.push({ label, value });
