@@ -108,6 +108,25 @@ describe('mayHaveConfig agrees with the search', () => {
     expect((await loadConfigFiles(origin)).looked).toEqual([]);
   });
 
+  it('a name in another case: the same answer as the search (no on a case-sensitive disk, yes where the disk ignores case)', async () => {
+    const { project, origin } = home();
+    write(path.join(project, '.GatewayRC'), '{"timeout": 3}');
+    const looked = (await loadConfigFiles(origin)).looked.length > 0;
+    expect(mayHaveConfig(origin)).toBe(looked);
+    expect(looked).toBe(existsSync(path.join(project, '.gatewayrc')));
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a folder it may read files in but not list: yes (root reads any folder: run as another user)', async () => {
+    const { project, origin } = home();
+    write(path.join(project, '.gatewayrc'), '{"timeout": 3}');
+    chmodSync(project, 0o311);
+    try {
+      expect(mayHaveConfig(origin)).toBe(true);
+    } finally {
+      chmodSync(project, 0o755);
+    }
+  });
+
   it('randomised layouts: whenever the check says no, the search looks at nothing', async () => {
     // A small deterministic generator: files sprinkled over the home, the project and the user
     // directory, with names gw reads and names it does not.
