@@ -160,6 +160,7 @@ const heapMB = () => {
 async function memoryRun(screen) {
   const clock = instantClock();
   const io = new m.IOStreams({ stdout: sink(), stderr: sink(), env: { TERM: 'xterm-256color' } });
+  await io.loadColor(); // as runCli does before a command: chalk, for a terminal's colours
   const expiredAt = Math.floor(clock.now() / 1000) + 10 * 365 * 86_400;
   const body = (status) =>
     `{"result":100,"message":"ok","trackId":"184729305","status":"${status}","amount":"25","currency":"USDT","payAmount":"25","payCurrency":"USDT","network":"Tron Network","address":"TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe","txID":"","orderId":"ORD-7","date":${Math.floor(clock.now() / 1000)},"payDate":0,"expiredAt":${expiredAt}}`;

@@ -39,10 +39,13 @@ export async function loadColor(): Promise<void> {
   chalk ??= await import('chalk');
 }
 
-/** The palette for a colour level: PLAIN at 0; chalk's above it, once loadColor() has loaded chalk. */
+/**
+ * The palette for a colour level: PLAIN at 0; chalk's above it, once loadColor() has loaded chalk.
+ * Before that, PLAIN too: colour is decoration, never a reason to fail (a failure reported before
+ * any command ran, say).
+ */
 export function paletteFor(level: 0 | 1 | 2 | 3): Palette {
-  if (level === 0) return PLAIN;
-  if (chalk === undefined) throw new Error('colour output was asked for before chalk was loaded (loadColor)');
+  if (level === 0 || chalk === undefined) return PLAIN;
   const instance: ChalkInstance = new chalk.Chalk({ level });
   return instance;
 }

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GW_BIN, removeDir, startGw, tempDir, type GwResult } from '../support/gw.js';
+import { GW_BIN, gw, removeDir, startGw, tempDir, type GwResult } from '../support/gw.js';
 import { hang, huge, json, startMisbehavingGateway, type MisbehavingGateway, TEST_MERCHANT_KEY, TEST_PAYOUT_KEY } from '../support/misbehaving-gateway.js';
 import { expectCleanFailure } from '../support/failure-output.js';
 
@@ -81,6 +81,18 @@ describe('process hygiene', () => {
       expect(r.stderr.split('\n').filter((line) => line.startsWith('gw: '))).toEqual(['gw: the output could not be written to stdout (ENOSPC)']);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+  });
+
+  it('colour is drawn where asked for (FORCE_COLOR), and nowhere else: chalk loads only then', async () => {
+    const ESC = '\u001b';
+    const coloured = await gw(['rate', 'BTC', 'USDT', '--sandbox'], { env: { FORCE_COLOR: '1' } });
+    expect(coloured.exitCode).toBe(0);
+    // Black on yellow, in either order.
+    expect(coloured.stderr).toMatch(/\u001b\[(30|43)m\u001b\[(30|43)m SANDBOX \u001b\[/);
+    const plain = await gw(['rate', 'BTC', 'USDT', '--sandbox']);
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stderr).toContain(' SANDBOX  test gateway');
+    expect(plain.stderr + plain.stdout).not.toContain(ESC);
   });
 
   it('gw --version into a pipe whose reader is gone: exit 0, nothing on stderr', async () => {
