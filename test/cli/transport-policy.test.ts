@@ -296,9 +296,12 @@ describe('connection failures', () => {
 
   for (const args of [['rate', 'BTC', 'USDT'], ['pay', '25', 'USDT', '--no-qr'], ['balance']]) {
     it(`${args[0]}: plain http:// to a non-loopback host → exit 78 before any connection`, async () => {
-      const r = await gw([...args, '--timeout', '2'], { env: envFor('http://example.com') });
+      // Should the refusal ever break, the request would go to this local server as the proxy
+      // (gw takes http_proxy for http:// gateways), never to that host.
+      const r = await gw([...args, '--timeout', '2'], { env: { ...envFor('http://example.com'), http_proxy: server.url } });
       expect(expectCleanFailure(r, 78)).toMatch(/plain http|https/i);
       expect(r.ms).toBeLessThan(3000);
+      expect(server.requests).toHaveLength(0);
     });
   }
 
