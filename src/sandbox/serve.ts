@@ -117,15 +117,19 @@ export function internalErrorReply(target: string): GatewayReply {
   return versioned ? versionedError(500, 'api_error', 'internal_error', 'Internal error') : legacy(500, 'Internal error', {}, 500);
 }
 
-/** A reply as bytes: a JSON body (numbers written as they were read) or the reply's own bytes. */
+/**
+ * A reply as bytes: a JSON body (numbers written as they were read) or the reply's own bytes, with
+ * a Date header as every HTTP server sends (gw doctor compares it with the local clock).
+ */
 export function encodeReply(reply: GatewayReply): EncodedReply {
+  const date = new Date().toUTCString();
   if (Buffer.isBuffer(reply.body)) {
-    return { status: reply.status, headers: { ...reply.headers, 'content-length': String(reply.body.length) }, body: reply.body };
+    return { status: reply.status, headers: { date, ...reply.headers, 'content-length': String(reply.body.length) }, body: reply.body };
   }
   const body = Buffer.from(stringify(reply.body) ?? '{}');
   return {
     status: reply.status,
-    headers: { ...reply.headers, 'content-type': 'application/json', 'content-length': String(body.length) },
+    headers: { date, ...reply.headers, 'content-type': 'application/json', 'content-length': String(body.length) },
     body,
   };
 }

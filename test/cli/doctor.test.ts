@@ -65,6 +65,21 @@ describe('gw doctor', () => {
     expect(r.stdout + r.stderr).not.toContain(sandbox.merchantKey);
   });
 
+  it('--sandbox: the same checks against the embedded sandbox, its clock included (its answers carry a Date)', async () => {
+    const r = await runGw(['doctor', '--sandbox'], { env: {} });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').slice(0, 8).map((l) => l.slice(0, 20).trimEnd())).toEqual([
+      '✓ configuration',
+      '✓ proxy',
+      '✓ gateway reachable',
+      '– TLS',
+      '✓ merchant key',
+      '✓ payout key',
+      '– general key',
+      '✓ clock',
+    ]);
+  });
+
   it('the versioned API (--api v1): balance is checked with the general key, the payout key is not used', async () => {
     const { r, doc } = await doctorJson({ ...env, GATEWAY_GENERAL_KEY: sandbox.generalKey }, ['--api', 'v1']);
     expect(r.exitCode, r.stderr).toBe(0);
