@@ -43,21 +43,20 @@ async function doctorJson(extraEnv: Record<string, string | undefined>, args: st
   return { r, doc: JSON.parse(r.stdout) as Doc };
 }
 
+/** The check lines of a healthy sandbox set-up, as far as their names. */
+const HEALTHY_SANDBOX = ['✓ configuration', '✓ proxy', '✓ gateway reachable', '– TLS', '✓ merchant key', '✓ payout key', '– general key', '✓ clock'];
+const checkHeads = (stdout: string): string[] =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .slice(0, 8)
+    .map((l) => l.slice(0, 20).trimEnd());
+
 describe('gw doctor', () => {
   it('a working set-up: one ✓ line per check, TLS not used for the loopback sandbox, exit 0', async () => {
     const r = await runGw(['doctor'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.slice(0, 8).map((l) => l.slice(0, 20).trimEnd())).toEqual([
-      '✓ configuration',
-      '✓ proxy',
-      '✓ gateway reachable',
-      '– TLS',
-      '✓ merchant key',
-      '✓ payout key',
-      '– general key',
-      '✓ clock',
-    ]);
+    expect(checkHeads(r.stdout)).toEqual(HEALTHY_SANDBOX);
     expect(r.stdout).toContain('base URL from env GATEWAY_BASE_URL; merchant key from env GATEWAY_MERCHANT_KEY');
     expect(r.stdout).toMatch(/merchant key\s+accepted: \d+ currencies \(key from env GATEWAY_MERCHANT_KEY\)/);
     expect(r.stdout).toMatch(/All 6 checks passed\./);
@@ -68,16 +67,7 @@ describe('gw doctor', () => {
   it('--sandbox: the same checks against the embedded sandbox, its clock included (its answers carry a Date)', async () => {
     const r = await runGw(['doctor', '--sandbox'], { env: {} });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').slice(0, 8).map((l) => l.slice(0, 20).trimEnd())).toEqual([
-      '✓ configuration',
-      '✓ proxy',
-      '✓ gateway reachable',
-      '– TLS',
-      '✓ merchant key',
-      '✓ payout key',
-      '– general key',
-      '✓ clock',
-    ]);
+    expect(checkHeads(r.stdout)).toEqual(HEALTHY_SANDBOX);
   });
 
   it('the versioned API (--api v1): balance is checked with the general key, the payout key is not used', async () => {
