@@ -37,8 +37,8 @@ export const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 refused, 64 usage, 65 data r
 /**
  * The root command wired to `f`, with every subcommand; or, given the command line, with only the
  * subcommand it names when that is all the parse needs (importing and building all thirteen is a
- * few ms of every run). Help, completion, and a line that names no known command get them all, so help pages and
- * "did you mean" suggestions are whole.
+ * few ms of every run). Help, completion, and a line that names no known command get them all, so
+ * help pages and "did you mean" suggestions are whole.
  */
 export async function newCmdRoot(f: Factory, argv?: readonly string[]): Promise<Command> {
   const program = new Command('gw')

@@ -496,7 +496,6 @@ export class Transport {
   }
 }
 
-/** The TLS facts of a connection (nothing for plain TCP). */
 /**
  * An answer's body, read through events (less to set up than an async iterator, for the one answer
  * most commands read); 'too-large' as soon as it passes maxBytes, with the stream destroyed. Fails
@@ -527,6 +526,7 @@ function readBody(stream: Readable, maxBytes: number, read: { size: number }): P
   });
 }
 
+/** The TLS facts of a connection (nothing for plain TCP). */
 function describeConnection(socket: Socket, hostname: string): ConnectionInfo {
   const tlsSocket = socket as Partial<TLSSocket>;
   if (typeof tlsSocket.getPeerCertificate !== 'function') return {};
