@@ -5,7 +5,7 @@
 //
 // Everything above the dispatcher is the transport's usual path: the deadline, the retries, the
 // size cap, the decoding and --verbose. What it leaves out is what a process talking to itself does
-// not need: a TCP connection to its own port and HTTP parsing at both ends, about a third of a
+// not need: a TCP connection to its own port and HTTP parsing at both ends, about 13 ms of a
 // `gw pay --sandbox` run (README "Performance"). The sandbox still listens on its port, for
 // everything else: the QRCode links it hands out, and any other client.
 import type { Dispatcher } from 'undici';
@@ -77,16 +77,15 @@ function bodyBytes(body: Dispatcher.DispatchOptions['body']): Buffer {
   throw new TypeError('the in-memory sandbox takes a string or bytes as a request body');
 }
 
-/** Header names in lower case, as node:http hands them to a server; a repeated one becomes a list. */
+/** Header names in lower case and repeated values joined by ", ", as node:http hands them to a server. */
 function headerRecord(headers: Dispatcher.DispatchOptions['headers']): IncomingRequest['headers'] {
-  const record: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  const record: Record<string, string> = Object.create(null) as Record<string, string>;
   const add = (name: string, value: unknown): void => {
     if (value === undefined || value === null) return;
     const key = name.toLowerCase();
-    const values = Array.isArray(value) ? value.map(String) : [String(value)];
+    const joined = (Array.isArray(value) ? value : [value]).map(String).join(', ');
     const existing = record[key];
-    if (existing === undefined) record[key] = values.length === 1 ? (values[0] as string) : values;
-    else record[key] = [...(Array.isArray(existing) ? existing : [existing]), ...values];
+    record[key] = existing === undefined ? joined : `${existing}, ${joined}`;
   };
   if (Array.isArray(headers)) {
     for (let i = 0; i + 1 < headers.length; i += 2) add(String(headers[i]), headers[i + 1]);

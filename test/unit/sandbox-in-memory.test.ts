@@ -163,6 +163,27 @@ describe('in-memory answers', () => {
     expect(image.headers.get('content-type')).toBe('image/png');
   });
 
+  it('a repeated header reaches the routes joined, as node:http joins it: a key given twice is not the key', async () => {
+    const memory = await request.call(sbx.dispatcher, {
+      path: '/v1/payment/accepted-currencies',
+      method: 'GET',
+      headers: [
+        ['merchant_api_key', SANDBOX_MERCHANT_KEY],
+        ['merchant_api_key', SANDBOX_MERCHANT_KEY],
+      ].flat(),
+    });
+    const http = await fetch(`${sbx.url}/v1/payment/accepted-currencies`, {
+      headers: [
+        ['merchant_api_key', SANDBOX_MERCHANT_KEY],
+        ['merchant_api_key', SANDBOX_MERCHANT_KEY],
+      ],
+    });
+    await memory.body.text();
+    await http.text();
+    expect(memory.statusCode).toBe(http.status);
+    expect(memory.statusCode).toBe(401);
+  });
+
   it('answers after dispatch() returns, as a socket would', async () => {
     const events: string[] = [];
     const pending = request.call(sbx.dispatcher, { path: '/exchange/rate', method: 'POST', headers: json, body: '{"fromCurrency":"BTC","toCurrency":"USDT"}' });
