@@ -7,22 +7,15 @@
 // runs, when some output can have colour (IOStreams.loadColor).
 import type { ChalkInstance } from 'chalk';
 
-/** The styles gw's output uses, chained as in chalk (`palette.yellow.bold(text)`); a ChalkInstance is one. */
-export interface Palette {
+/** The styles gw's output uses: a Palette has each, and PLAIN must answer as chalk does with colour off. */
+export const PALETTE_STYLES = ['bold', 'dim', 'red', 'green', 'yellow', 'black', 'bgYellow'] as const;
+
+/** The styles, chained as in chalk (`palette.yellow.bold(text)`); a ChalkInstance is one. */
+export type Palette = {
   (...text: unknown[]): string;
   /** 0: no colour; 1–3: as chalk's levels. */
   readonly level: number;
-  readonly bold: Palette;
-  readonly dim: Palette;
-  readonly red: Palette;
-  readonly green: Palette;
-  readonly yellow: Palette;
-  readonly black: Palette;
-  readonly bgYellow: Palette;
-}
-
-/** Every style of a Palette: what PLAIN must answer like chalk does with colour off. */
-export const PALETTE_STYLES = ['bold', 'dim', 'red', 'green', 'yellow', 'black', 'bgYellow'] as const;
+} & { readonly [Style in (typeof PALETTE_STYLES)[number]]: Palette };
 
 /** Colour off: every style, however chained, gives back its text (several arguments joined by a space, as chalk joins them). */
 export const PLAIN: Palette = (() => {
