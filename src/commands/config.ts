@@ -39,6 +39,8 @@ export interface ConfigEditOptions {
   report: () => Promise<ConfigReport>;
   /** Where the user's config file is (tests: a temporary directory). */
   origin: { env: NodeJS.ProcessEnv; home: string };
+  /** Ends a wait for another gw's edit of the file: Ctrl-C, or the command's deadline. */
+  signal?: AbortSignal;
 }
 
 const LAYERING = 'Precedence, value by value: flag > environment > project file > user file; in a file, the selected profile comes before its top level.';
@@ -70,6 +72,7 @@ export function newCmdConfig(
       ...(profile !== undefined && { profile }),
       report: () => f.configReport(),
       origin: { env: f.env, home: f.origin.home },
+      signal: f.signal,
     });
   };
   command.addCommand(
@@ -276,10 +279,11 @@ export async function configEditRun(opts: ConfigEditOptions): Promise<void> {
   const { editConfigFile, modeText, userConfigFile } = await import('../config/write.js');
   const target = await userConfigFile(opts.origin);
   const keys = pathOf(key, profile);
+  const lock = opts.signal === undefined ? {} : { signal: opts.signal };
 
   if (opts.action === 'unset') {
     let removed = false;
-    const result = await editConfigFile(target, (doc) => (removed = doc.delete(keys)));
+    const result = await editConfigFile(target, (doc) => (removed = doc.delete(keys)), lock);
     if (io.json) io.printJson({ file: target.file, key, profile: profile ?? null, removed });
     else if (removed) io.notice(`✓ removed ${key} from ${where(target.file)}${result ? ` (mode ${modeText(result.mode)})` : ''}`);
     else io.notice(`${key} was not set in ${where(target.file)}: nothing to remove`);
@@ -305,7 +309,7 @@ export async function configEditRun(opts: ConfigEditOptions): Promise<void> {
   }
   const value = checkedValue(key, text);
   if (typeof value === 'string' && isKey(key)) io.secrets.push(value);
-  const result = await editConfigFile(target, (doc) => doc.set(keys, value));
+  const result = await editConfigFile(target, (doc) => doc.set(keys, value), lock);
   if (result === undefined) return;
   const display = isKey(key) ? maskKey(String(value)) : key === 'timeout' ? `${value} s` : terminalSafe(String(value));
   if (io.json) {

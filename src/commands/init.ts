@@ -37,6 +37,8 @@ export interface InitOptions {
   connect: (target: GatewayTarget) => Promise<GatewayClient>;
   /** Questions on a terminal may take as long as the person needs: the command's deadline is lifted. */
   releaseDeadline: () => void;
+  /** Ends a wait for another gw's edit of the config file: Ctrl-C, or the command's deadline. */
+  signal?: AbortSignal;
   remember?: (baseUrl: URL, currencies: readonly string[]) => Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export function newCmdInit(f: Factory, runF: (opts: InitOptions) => Promise<void
           home: f.origin.home,
           connect: (target) => f.connect(target),
           releaseDeadline: () => f.releaseDeadline(),
+          signal: f.signal,
           remember: async (baseUrl, currencies) => {
             const { rememberCurrencies } = await import('./completion.js');
             await rememberCurrencies(f.env, f.origin.home, baseUrl, currencies);
@@ -190,14 +193,18 @@ export async function initRun(opts: InitOptions): Promise<void> {
   // Write.
   const keys = answers.keys;
   const at = (key: string): string[] => (answers.profile === undefined ? [key] : ['profiles', answers.profile, key]);
-  const result = await editConfigFile(target, (doc) => {
-    const url = answers.baseUrl.value;
-    doc.set(at('baseUrl'), url.pathname === '/' ? url.origin : url.href);
-    for (const kind of ['merchant', 'payout'] as const) {
-      const key = keys[kind];
-      if (key !== undefined) doc.set(at(KEY_NAMES[kind].setting), key.value);
-    }
-  });
+  const result = await editConfigFile(
+    target,
+    (doc) => {
+      const url = answers.baseUrl.value;
+      doc.set(at('baseUrl'), url.pathname === '/' ? url.origin : url.href);
+      for (const kind of ['merchant', 'payout'] as const) {
+        const key = keys[kind];
+        if (key !== undefined) doc.set(at(KEY_NAMES[kind].setting), key.value);
+      }
+    },
+    opts.signal === undefined ? {} : { signal: opts.signal },
+  );
   if (result === undefined) return;
 
   // Say what was written where.

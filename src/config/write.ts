@@ -6,6 +6,8 @@
 //   created with O_EXCL|O_NOFOLLOW and renamed into place (rename replaces a name, it never follows one).
 // - Atomic: the new content goes to a temporary file in the same directory, is flushed to disk,
 //   then renamed over the old one. A crash or Ctrl-C leaves the old file or the new one, never half.
+// - One writer at a time: the read, the change and the write happen under the directory's lock
+//   (lock.ts), so gw processes editing at once each see the others' changes; none is lost.
 // - Permissions: a new file is 0600; an existing file keeps its owner bits and loses group and
 //   other bits (it holds keys): permissions are never widened. A new directory is 0700, and a
 //   directory other users may write to is refused.
@@ -17,6 +19,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { USER_PLACES, userConfigDir } from './candidates.js';
+import { type LockOptions, withConfigLock } from './lock.js';
 import { MAX_CONFIG_BYTES } from './trust.js';
 
 export type FileFormat = 'yaml' | 'json';
@@ -262,14 +265,28 @@ export async function writeConfigAtomic(file: string, text: string, existing: St
 }
 
 /**
- * Edits the user's config file: reads it (or starts empty), lets `edit` change the document,
- * and writes it back safely. `edit` returning false means nothing changed: nothing is written.
+ * Edits the user's config file: takes its lock (lock.ts: other gw processes editing it wait their
+ * turn, so no change is lost), reads it (or starts empty), lets `edit` change the document, and
+ * writes it back safely, all under the lock. `edit` returning false means nothing changed: nothing
+ * is written. A lock that stays taken past the wait's bound (or the command's deadline, through
+ * `options.signal`) is exit 75, with nothing written.
  */
-export async function editConfigFile(target: UserConfigFile, edit: (doc: EditableConfig) => boolean | void): Promise<WriteResult | undefined> {
-  const current = await readForEdit(target.file);
-  const doc = await parseEditable(target.file, current?.text ?? '');
-  if (edit(doc) === false) return undefined;
-  return writeConfigAtomic(target.file, doc.toString(), current?.stats);
+export async function editConfigFile(
+  target: UserConfigFile,
+  edit: (doc: EditableConfig) => boolean | void,
+  options: LockOptions = {},
+): Promise<WriteResult | undefined> {
+  await prepareDirectory(path.dirname(target.file));
+  return withConfigLock(
+    target.file,
+    async () => {
+      const current = await readForEdit(target.file);
+      const doc = await parseEditable(target.file, current?.text ?? '');
+      if (edit(doc) === false) return undefined;
+      return writeConfigAtomic(target.file, doc.toString(), current?.stats);
+    },
+    options,
+  );
 }
 
 /** "0600" */
