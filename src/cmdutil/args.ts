@@ -1,21 +1,86 @@
 // Checks of command-line arguments shared by several commands. Each throws a UsageError (exit 64)
 // naming the argument, before any file is read or any request is made.
 import { UsageError } from '../errors.js';
+import { hasUnsafeCharacters, UNSAFE_CHARACTER } from '../output/sanitize.js';
 
-/** Currency symbols as the gateway writes them: letters and digits (BTC, USDT, USDC.e, 1INCH). */
+/**
+ * Currency symbols as the gateway writes them: ASCII letters and digits (BTC, USDT, USDC.e, 1INCH),
+ * upper-cased by ASCII rules only. Anything outside ASCII is refused, not folded: Unicode's
+ * upper-casing turns a long s (ſ) into S, a dotless ı into I and ligatures into two letters, so
+ * "uſdt" would quietly become USDT.
+ */
 export function parseSymbol(text: string, what: string): string {
-  const symbol = text.trim().toUpperCase();
+  const trimmed = text.replace(/^[ \t]+|[ \t]+$/g, '');
+  const foreign = [...trimmed].find((ch) => ch > '\u007f');
+  if (foreign !== undefined) {
+    throw new UsageError(
+      `${what} must be a currency symbol in ASCII letters and digits such as BTC or USDT (got ${visibleArg(text, 30)}: ${codePoint(foreign)} is not ASCII)`,
+    );
+  }
+  const symbol = trimmed.replace(/[a-z]/g, (ch) => ch.toUpperCase());
   if (!/^[A-Z0-9][A-Z0-9._-]{0,19}$/.test(symbol)) {
-    throw new UsageError(`${what} must be a currency symbol such as BTC or USDT (got "${text.slice(0, 30)}")`);
+    throw new UsageError(`${what} must be a currency symbol such as BTC or USDT (got ${visibleArg(text, 30)})`);
   }
   return symbol;
 }
 
 /** Free text the user gives (order id, description): one line, no control characters. */
 export function parseText(text: string, flag: string, max = 500): string {
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(text)) throw new UsageError(`${flag} must not contain control characters`);
+  if (CONTROL.test(text)) throw new UsageError(`${flag} must not contain control characters (got ${visibleArg(text, 60)})`);
   if (text.length > max) throw new UsageError(`${flag} must be at most ${max} characters`);
   return text;
+}
+
+/**
+ * An order id gw sends with a new payment: free text as parseText, and nothing invisible either
+ * (zero-width characters, bidirectional marks, the BOM, tag characters). Such an id cannot be read
+ * off a screen or typed again, so a payment created with it could not be found by what gw prints
+ * after a failure (`gw payments --order-id <id>`): it is refused before anything is sent.
+ */
+export function parseOrderId(text: string, flag = '--order-id'): string {
+  const id = parseText(text, flag, 100);
+  if (hasUnsafeCharacters(id)) {
+    throw new UsageError(
+      `${flag} must not contain invisible characters (got ${visibleArg(text, 60)})`,
+      'an order id is read off the screen and typed again to find its payment: use visible characters',
+    );
+  }
+  return id;
+}
+
+/**
+ * A URL the user gives (callback, forwarding, sandbox): printable characters only. The WHATWG
+ * parser quietly drops tabs and line breaks, so "https://shop/hook\nX" would pass as
+ * https://shop/hookX while the text sent or used differs; any control character, white space or
+ * invisible character is refused instead, before any request.
+ */
+export function checkUrlText(text: string, flag: string): void {
+  const url = text.replace(/^ +| +$/g, '');
+  if (CONTROL.test(url) || /\s/.test(url) || hasUnsafeCharacters(url)) {
+    throw new UsageError(`${flag} must be a URL without spaces, line breaks or other control or invisible characters (got ${visibleArg(text, 60)})`);
+  }
+}
+
+/** C0 controls (tab and line breaks included), DEL and C1 controls. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** "U+017F". */
+function codePoint(ch: string): string {
+  return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * An argument quoted for a message, its control and invisible characters written as escapes
+ * (\n, \u200B) so the user sees what is wrong with it; at most `max` characters of it.
+ */
+export function visibleArg(text: string, max: number): string {
+  return JSON.stringify([...text].slice(0, max).join('')).replace(UNSAFE_CHARACTER, unicodeEscape);
+}
+
+/** \u200B, or \u{E0041} beyond the first plane. */
+export function unicodeEscape(ch: string): string {
+  const code = (ch.codePointAt(0) ?? 0).toString(16).toUpperCase();
+  return code.length > 4 ? `\\u{${code}}` : `\\u${code.padStart(4, '0')}`;
 }
 
 /** A port number, 0 meaning any free one. */

@@ -4,7 +4,7 @@
 // (HTTP 200 `ok` only for a verified notification), printed as one line (or one NDJSON object),
 // and optionally relayed to the merchant's application. Runs until Ctrl-C.
 import { Command } from 'commander';
-import { parsePort } from '../cmdutil/args.js';
+import { checkUrlText, parsePort } from '../cmdutil/args.js';
 import type { Clock } from '../cmdutil/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
@@ -103,6 +103,7 @@ export async function configuredKeys(f: Factory): Promise<ListenKeys> {
 }
 
 export function parseHttpUrl(text: string, flag: string): URL {
+  checkUrlText(text, flag);
   let url: URL;
   try {
     url = new URL(text.trim());

@@ -13,7 +13,7 @@
 // why not) in block letters. Exit codes of the wait: src/cmdutil/wait.ts.
 import path from 'node:path';
 import { Command } from 'commander';
-import { parseSymbol, parseText } from '../cmdutil/args.js';
+import { checkUrlText, parseOrderId, parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Clock } from '../cmdutil/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
@@ -27,6 +27,7 @@ import type { GatewayClient, Payment, PaymentInfo, PaymentRequest } from '../gat
 import { isGenericFailure } from '../gateway/result-codes.js';
 import { Decimal } from '../money/decimal.js';
 import type { IOStreams } from '../output/iostreams.js';
+import { shellQuote } from '../output/sanitize.js';
 import { Untrusted } from '../output/untrusted.js';
 import { counterScreen, outcomeScreen, rateWords, type Outcome, type ScreenQr } from '../output/counter-screen.js';
 import { statusText } from '../output/status-view.js';
@@ -205,7 +206,7 @@ export function buildPaymentRequest(amountText: string, currencyText: string, fl
     request.email = flags.email;
   }
   if (flags.description !== undefined) request.description = parseText(flags.description, '--description');
-  if (flags.orderId !== undefined) request.orderId = parseText(flags.orderId, '--order-id', 100);
+  if (flags.orderId !== undefined) request.orderId = parseOrderId(flags.orderId);
   if (flags.network !== undefined) request.network = parseText(flags.network, '--network', 60);
   return request;
 }
@@ -220,6 +221,7 @@ function fitsDecimals(amount: Decimal, decimals: number): boolean {
 }
 
 function parseHttpUrl(text: string, flag: string): string {
+  checkUrlText(text, flag);
   let url: URL | undefined;
   try {
     url = new URL(text);
@@ -268,7 +270,7 @@ export function ambiguousFailure(error: GwError, request: PaymentRequest, sandbo
   if (notSent || refused || (!uncertainExit && !failedInside)) return error;
   const recognise =
     request.orderId !== undefined
-      ? `look for order id "${request.orderId}" before trying again: gw payments --order-id ${shellWord(request.orderId)}${sandbox ? ' --sandbox' : ''}, or pay again with --order-id ${shellWord(request.orderId)} --reuse-if-exists`
+      ? `look for order id "${request.orderId}" before trying again: gw payments --order-id ${shellQuote(request.orderId)}${sandbox ? ' --sandbox' : ''}, or pay again with --order-id ${shellQuote(request.orderId)} --reuse-if-exists`
       : `look for a payment of ${request.amount} ${request.currency} created just now before trying again; give --order-id next time so it can be recognised`;
   return error.with({
     message: `${error.message}; the payment MAY HAVE BEEN CREATED — it was not sent again`,
@@ -276,10 +278,6 @@ export function ambiguousFailure(error: GwError, request: PaymentRequest, sandbo
     payment: 'unknown',
     ...(request.orderId !== undefined && { orderId: request.orderId }),
   });
-}
-
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9._:@%+=,/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Why a created payment cannot be shown to a payer as payable, if it cannot. */

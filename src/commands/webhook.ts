@@ -8,7 +8,7 @@
 //           64 usage · 69 it could not be reached · 75 no answer in time · 78 no key to sign with
 import type { FileHandle } from 'node:fs/promises';
 import { Command } from 'commander';
-import { parseText } from '../cmdutil/args.js';
+import { parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Clock } from '../cmdutil/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
@@ -134,9 +134,7 @@ export function newCmdWebhook(
       } else {
         style = type !== undefined && type !== 'payout' && (V1_TYPES as readonly string[]).includes(type) ? 'v1' : 'legacy';
       }
-      const currency = flags.currency.trim().toUpperCase();
-      if (!/^[A-Z0-9][A-Z0-9._-]{0,19}$/.test(currency))
-        throw new UsageError(`--currency must be a currency symbol such as USDT (got "${flags.currency.slice(0, 20)}")`);
+      const currency = parseSymbol(flags.currency, '--currency');
       return sendF({
         io: f.io,
         clock: f.clock,

@@ -124,6 +124,11 @@ function isLoopback(hostname: string): boolean {
 
 /** https only, except loopback hosts (the sandbox, local tests). */
 export function parseBaseUrl(text: string, origin: string): URL {
+  // The URL parser drops tabs and line breaks inside the text: a value holding one would reach
+  // another URL than the one written, so any control or invisible character is refused.
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(text.trim()) || terminalSafe(text.trim()) !== text.trim()) {
+    throw new ConfigError(`base URL from ${origin} must not contain spaces, line breaks or other control or invisible characters`);
+  }
   let url: URL;
   try {
     url = new URL(text.trim());

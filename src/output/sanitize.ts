@@ -128,3 +128,24 @@ export function oneLine(text: string, max: number): string {
 export function hasUnsafeCharacters(text: string): boolean {
   return terminalSafe(text) !== text;
 }
+
+/**
+ * `text` as one word a POSIX shell reads back exactly: as it is when it holds only safe
+ * characters, else in single quotes, or, when it holds control or invisible characters, in bash's
+ * $'…' quoting with those characters written as escapes ($'ord\u200Ber-1'), so a hint naming it
+ * shows every character and pasting it gives the same bytes (bash, zsh, ksh; POSIX sh since 2024).
+ */
+export function shellQuote(text: string): string {
+  if (/^[A-Za-z0-9._:@%+=,/-]+$/.test(text)) return text;
+  const invisible = new RegExp(UNSAFE_CHARACTER.source, 'u');
+  if (!invisible.test(text)) return `'${text.replace(/'/g, `'\\''`)}'`;
+  let out = '';
+  for (const ch of text) {
+    if (ch === '\\' || ch === "'") out += `\\${ch}`;
+    else if (invisible.test(ch)) {
+      const code = ch.codePointAt(0) ?? 0;
+      out += code > 0xffff ? `\\U${code.toString(16).toUpperCase().padStart(8, '0')}` : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    } else out += ch;
+  }
+  return `$'${out}'`;
+}
