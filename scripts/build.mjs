@@ -6,7 +6,7 @@
 // (esbuild turns each dynamic import() into a lazily initialised module).
 //
 // Some modules of dependencies are replaced while bundling, because they cost start-up time on
-// every run and gw never uses them (see README "Performance"):
+// every run and gw never uses them (see docs/performance.md):
 // - undici's HTTP/2 client: gw never enables allowH2, but loading it loads node:http2 and node:tls;
 // - undici's fetch body extraction, reached only for FormData/Blob/stream bodies (gw sends strings),
 //   which drags in fetch, webidl and form-data parsing;

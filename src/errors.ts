@@ -1,7 +1,7 @@
 // Every failure gw reports is a GwError: a class carrying the exit code (sysexits.h) and what the
 // gateway said, so the top level maps any failure to one line and one exit code in one place.
 
-/** Exit codes, from sysexits.h. Documented in the README. */
+/** Exit codes, from sysexits.h. Documented in docs/json-and-exit-codes.md. */
 export const ExitCode = {
   OK: 0,
   /** The gateway refused for a reason not listed below (unknown result code). */

@@ -4,7 +4,7 @@
 // what each ending means for the exit code is endingFailure() below. Tests drive it with a
 // ManualClock and a scripted poll: no real sleeps.
 //
-// The rules (README "Waiting for a payment"):
+// The rules (docs/commands.md, "Waiting"):
 // - polls start 1 s apart and grow by half each time up to 5 s (a counter wants to see "paid"
 //   quickly; a payment that takes longer does not need faster polling);
 // - the gateway's rate limit (result 124, HTTP 429) slows the polling down, never ends it: at least

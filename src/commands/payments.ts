@@ -41,7 +41,7 @@ export interface PaymentsOptions {
   all: boolean;
 }
 
-/** Page size bounds (gateway-public-facts.md §6) and what --all asks for. */
+/** Page size bounds (docs/gateway.md §6) and what --all asks for. */
 export const PAGE_SIZE = { min: 1, max: 200, all: 200 } as const;
 /** --all stops after this many pages. */
 export const MAX_PAGES = 50;

@@ -2,7 +2,7 @@
 // size) of the file and of the directory holding it, and the current user's id, so every rule is
 // testable without root or chown.
 //
-// The rules (README "Configuration"):
+// The rules (docs/configuration.md, "Which files are read"):
 // - Trust: the directory holding the file (and, for a symbolic link, the directory holding its
 //   target) must belong to you or root and must not be writable by group or others; the file must
 //   belong to you or root and must not be writable by group or others. A file failing these is

@@ -1,7 +1,7 @@
 // The gateway's rules for a white-label payment request, in one place: gw checks them before it
 // sends anything (a usage error costs nothing, a bad payment does) and the sandbox enforces them
 // with the gateway's result codes. Source: the gateway's public documentation
-// (../shared/spec/gateway-public-facts.md §1).
+// (docs/gateway.md §1).
 import { Decimal } from '../money/decimal.js';
 
 /** lifeTime, in minutes. */

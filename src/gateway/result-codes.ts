@@ -1,10 +1,10 @@
 // What each gateway answer means for the user: ONE table of every legacy `result` code the gateway
-// publishes (gateway-public-facts.md §2, "complete"), with its meaning, the exit code it earns
-// (sysexits, see the README's "Exit codes"), whether it is a definite refusal or the gateway's own
+// publishes (docs/gateway.md §2, "complete"), with its meaning, the exit code it earns
+// (sysexits, see docs/json-and-exit-codes.md), whether it is a definite refusal or the gateway's own
 // failure, and a hint where one helps. Versioned failures carry an HTTP-like status instead
 // (exitCodeForStatus). Codes not in the table are shown with the gateway's message, exit 1.
 //
-// Decisions where the facts leave a choice (each also in the README proposal of this change):
+// Decisions where the published facts leave a choice (each also in docs/decisions.md):
 // - 104 (the key is locked to other IP addresses) stays exit 77: it is a permission problem
 //   (EX_NOPERM), but its hint says the key itself is fine and names the real fix, the key's
 //   allowed-IP list in the merchant panel.
@@ -51,7 +51,7 @@ const LIFETIME_HINT = '--life-time is in minutes, 15 to 2880';
 const UNDERPAID_HINT = '--under-paid-cover is a percentage, 0 to 60';
 const RATE_PAIR_HINT = 'give two different coin symbols the gateway lists, e.g. gw rate BTC USDT';
 
-/** Every code of gateway-public-facts.md §2, in code order. */
+/** Every code of docs/gateway.md §2, in code order. */
 export const RESULT_CODES: readonly ResultCode[] = [
   { code: 100, meaning: 'success', exitCode: OK, kind: 'success' },
   // No hint for 101: the gateway's message is the only detail there is.

@@ -19,7 +19,7 @@
 // undici parses HTTP with llhttp compiled to WebAssembly; V8's optimising tier roughly doubles the
 // process's memory for that compile, so the launcher (bin/gw.cjs) asks V8 for the baseline
 // compiler (Liftoff) only, before anything is compiled: plenty for parsing one small answer. See
-// README "Performance".
+// docs/performance.md.
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';

@@ -1,4 +1,4 @@
-// What the gateway requires of a receiver (gateway-public-facts.md §7), in one place: answer
+// What the gateway requires of a receiver (docs/gateway.md §7), in one place: answer
 // HTTP 200 with the body `ok`, or the notification is sent again, up to 5 times in all.
 import { Untrusted } from '../output/untrusted.js';
 

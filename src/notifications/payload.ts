@@ -1,4 +1,4 @@
-// Notification bodies as the gateway writes them (gateway-public-facts.md §7), in its two styles:
+// Notification bodies as the gateway writes them (docs/gateway.md §7), in its two styles:
 // - legacy (payments created through the interface document's endpoints): camelCase, amounts and
 //   times as text — status, trackId, type, orderId, amount, currency, payAmount, payCurrency,
 //   network, address, txID, date, payDate, plus the payment's other fields;

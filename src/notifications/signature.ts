@@ -1,4 +1,4 @@
-// The one home of the notification signature rule (gateway-public-facts.md §7), shared by
+// The one home of the notification signature rule (docs/gateway.md §7), shared by
 // `gw listen`, `gw webhook verify`, `gw webhook send` and the sandbox's deliveries:
 //
 //   HMAC-SHA512 over the RAW body bytes, written as 128 lower-case hex characters, in the header

@@ -2,7 +2,7 @@
 // functions from the payment, its URI, the QR as drawn, the terminal's size and the time to the
 // lines to print; the pay command draws them (IOStreams.drawScreen), the tests decode them.
 //
-// Layout (README "The counter screen"):
+// Layout (docs/commands.md, "gw pay at the counter"):
 // - the customer block (amount with its unit, network, address, memo, time left, and while
 //   waiting the state) and the QR are visible together; the merchant's block (amount asked,
 //   rate with its units, track id, order id, URI…) is separate, under a "Merchant" heading;

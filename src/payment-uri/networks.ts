@@ -22,7 +22,7 @@ export type NetworkId =
   | 'ton'
   | 'monero';
 
-/** How a payment on the network is put in a URI (the README's table "Payment URIs and the QR code" gives the source of each). */
+/** How a payment on the network is put in a URI (the table of docs/payment-uris.md gives the source of each). */
 export type UriScheme =
   | { readonly kind: 'bip21'; readonly scheme: 'bitcoin' | 'litecoin' | 'dogecoin' | 'bitcoincash' | 'dash' | 'digibyte' }
   | { readonly kind: 'eip681'; readonly chainId: number }
@@ -140,7 +140,7 @@ export const NETWORKS: { readonly [id in NetworkId]: NetworkInfo } = {
     nativeAliases: [],
     nativeDecimals: 18,
     addressFormat: 'evm',
-    // The gateway's own keys for it (facts §3) include BNB and Binance. Not "binancechain",
+    // The gateway's own keys for it (docs/gateway.md §3) include BNB and Binance. Not "binancechain",
     // "bep2" or "bnbbeaconchain": that was the separate BNB Beacon Chain (shut down in 2024), and
     // not "opbnb", a layer 2 with its own chain id.
     aliases: ['binancesmartchain', 'bnbsmartchain', 'bsc', 'bep20', 'bnbchain', 'bnb', 'binance'],
@@ -334,7 +334,7 @@ function singleNetwork(words: readonly string[]): NetworkId | undefined {
 
 /**
  * Network keys that are also a coin's ticker, or, for "binance", a brand that also named the BNB
- * Beacon Chain. The gateway uses them as keys of the chain whose native coin they are (facts §3:
+ * Beacon Chain. The gateway uses them as keys of the chain whose native coin they are (docs/gateway.md §3:
  * BNB and Binance for BNB Smart Chain, ETH for Ethereum, TRX for Tron, BTC for Bitcoin), but a
  * ticker may also just be a coin's name. So when the whole text is such keys and the payCurrency
  * is a coin that lives natively on ONE other chain only (BTC, TRX, SOL, ETH, … — see NATIVE_HOME),

@@ -62,7 +62,7 @@ type BaseUri = Omit<PaymentUri, 'memo' | 'memoInUri' | 'qr' | 'qrRefusal'>;
 
 /**
  * The query parameter each kind of URI has for a deposit memo, or undefined when it has none
- * (the README's table "Payment URIs and the QR code" lists the same, with sources):
+ * (the table of docs/payment-uris.md lists the same, with sources):
  * - ton-transfer `text`: Tonkeeper wallet-api "Payment URLs" (github.com/tonkeeper/wallet-api,
  *   `ton://transfer/<address>?amount=<nanocoins>&text=<url-encoded-utf8-text>`) and docs.ton.org
  *   "Deep links" (`ton://transfer/<ADDRESS>?amount=<AMOUNT>&text=<TEXT>`): the text comment of the

@@ -116,7 +116,7 @@ function price(amount: string, currency: string, payCurrency: string): { rate: s
   return { rate, payAmount: multiplyRounded(amount, rate, displayDecimals(payCurrency)) };
 }
 
-/** Payments a history page holds at most (gateway-public-facts.md §6: size 1–200). */
+/** Payments a history page holds at most (docs/gateway.md §6: size 1–200). */
 export const LIST_SIZE = { min: 1, max: 200, default: 20 } as const;
 
 export const SUCCESS_MESSAGE = 'Operation completed successfully!';
@@ -715,7 +715,7 @@ export class SandboxGateway {
   }
 
   /**
-   * The inquiry answer's fields (gateway-public-facts.md §5), the status in the legacy spelling,
+   * The inquiry answer's fields (docs/gateway.md §5), the status in the legacy spelling,
    * amounts as strings; plus expiredAt, lifeTime and receivedAmount, which the legacy answer
    * leaves out and gw reads when they are there.
    */

@@ -6,7 +6,7 @@
 // Everything above the dispatcher is the transport's usual path: the deadline, the retries, the
 // size cap, the decoding and --verbose. What it leaves out is what a process talking to itself does
 // not need: a TCP connection to its own port and HTTP parsing at both ends, about 13 ms of a
-// `gw pay --sandbox` run (README "Performance"). The sandbox still listens on its port, for
+// `gw pay --sandbox` run (docs/performance.md). The sandbox still listens on its port, for
 // everything else: the QRCode links it hands out, and any other client.
 import type { Dispatcher } from 'undici';
 import { BODY_LIMIT, type EncodedReply, type IncomingRequest } from './serve.js';

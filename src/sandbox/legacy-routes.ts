@@ -1,5 +1,5 @@
 // The interface document's unversioned endpoints. Keys travel in the body (form or JSON: the real
-// service takes either, see gateway-public-facts.md §1).
+// service takes either, see docs/gateway.md §1).
 import type { Route } from './routes.js';
 
 export const LEGACY_ROUTES: readonly Route[] = [

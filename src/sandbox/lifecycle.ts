@@ -3,7 +3,7 @@
 // for the state on every inquiry and list, and for the next transition to set a timer for it, so
 // the state an answer shows and the changes notification delivery hears about always agree.
 //
-// The rules (README "The sandbox"):
+// The rules (docs/sandbox.md, "A payment's life"):
 // - a white-label payment starts `waiting` (the payer's currency is chosen when it is created);
 // - on a compressed clock of `settleSeconds` (10 by default, `gw sandbox --settle`): after 40 %
 //   of it a transaction is "seen" (`confirming`), and at its end the payment reaches its final

@@ -1,4 +1,4 @@
-// The sandbox delivers payment notifications as the real gateway does (gateway-public-facts.md §7):
+// The sandbox delivers payment notifications as the real gateway does (docs/gateway.md §7):
 // on every change of a payment with a callbackUrl (creation included) it POSTs the notification
 // body — legacy style for payments made through the legacy endpoints, v1 style for the versioned
 // API's (PaymentSnapshot.api) — signed with the running sandbox's merchant key exactly as the

@@ -1,5 +1,5 @@
 // What the embedded sandbox sells: each coin and network it accepts, with the network text it
-// sends as the real gateway does (../shared/spec/gateway-public-facts.md §3).
+// sends as the real gateway does (docs/gateway.md §3).
 import type { NetworkId } from '../payment-uri/networks.js';
 
 /**

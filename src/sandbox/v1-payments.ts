@@ -1,5 +1,5 @@
 // The versioned payment information (GET /v1/payment/{track_id}) and history (GET /v1/payment)
-// on top of the interface's inquiry and list operations (gateway-public-facts.md §5, §6), which the
+// on top of the interface's inquiry and list operations (docs/gateway.md §5, §6), which the
 // sandbox's payment lifecycle provides. This module only translates: the request into the
 // operation's fields (key from the header, snake_case query → camelCase), the legacy answer into
 // the versioned one (§8: snake_case `data`, amounts as JSON numbers, statuses in the versioned

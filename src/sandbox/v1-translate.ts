@@ -1,4 +1,4 @@
-// The versioned API (gateway-public-facts.md §8) on top of the sandbox's operations: a v1 request
+// The versioned API (docs/gateway.md §8) on top of the sandbox's operations: a v1 request
 // is translated into the interface's fields (snake_case in → camelCase, the key from its header),
 // the existing operation decides (validation, pricing, storage: the rules stay in gateway.ts), and
 // its legacy answer is translated back: the versioned envelope, snake_case `data`, amounts as JSON

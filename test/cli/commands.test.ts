@@ -1,5 +1,5 @@
 // The four merchant commands end to end: the built binary against the embedded sandbox gateway
-// on 127.0.0.1, in both output modes, with the exit codes the README documents.
+// on 127.0.0.1, in both output modes, with the exit codes docs/json-and-exit-codes.md documents.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runGw as gw } from '../support/cli.js';

@@ -1,4 +1,4 @@
-// The gateway's network names and keys (gateway-public-facts.md §3) × plausible pay currencies:
+// The gateway's network names and keys (docs/gateway.md §3) × plausible pay currencies:
 // which chain matchNetwork picks, what resolveAsset makes of it, and the ambiguous keys (BNB,
 // Binance, ETH, MATIC/POL, tickers) that the pay currency decides.
 

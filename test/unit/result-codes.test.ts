@@ -1,4 +1,4 @@
-// The result-code table (src/gateway/result-codes.ts) against gateway-public-facts.md §2: every
+// The result-code table (src/gateway/result-codes.ts) against docs/gateway.md §2: every
 // published code, its meaning, exit code, refusal/generic-failure kind and hint; unknown codes.
 
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import {
   type ResultKind,
 } from '../../src/gateway/result-codes.js';
 
-/** The codes of facts §2, exactly ("complete"). */
+/** The codes of docs/gateway.md §2, exactly ("complete"). */
 const PUBLISHED = [
   100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130,
   131, 135, 500,

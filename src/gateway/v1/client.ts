@@ -1,4 +1,4 @@
-// The gateway's versioned API (gateway-public-facts.md §8), the one its official SDKs speak: paths
+// The gateway's versioned API (docs/gateway.md §8), the one its official SDKs speak: paths
 // under /v1, the key in a header (`merchant_api_key`, or `general_api_key` for balance and rate),
 // JSON bodies and query parameters in snake_case, amounts as JSON numbers, and the versioned
 // envelope on every answer, failures included (HTTP 400/401/404/429/500/503). Each answer is

@@ -1,4 +1,4 @@
-// Pure decoders of the versioned API's answers (gateway-public-facts.md §8): the `data` of the
+// Pure decoders of the versioned API's answers (docs/gateway.md §8): the `data` of the
 // versioned envelope in, gw's typed values out, under the interface's (camelCase) names that are
 // gw's output contract. The versioned API writes its fields in snake_case and its amounts as JSON
 // numbers; both are read with the shared readers (../read.ts), losslessly.
