@@ -104,10 +104,11 @@ export function newCmdSandbox(
       const state = parseState(stateText);
       if (state === undefined || state === 'unknown')
         throw new UsageError(`<state> must be one of new, waiting, confirming, paid, underpaid, expired, failed, refunded (got "${stateText.slice(0, 30)}")`);
+      const target = flags.url === undefined ? undefined : loopbackUrl(flags.url);
       return controlF({
         io: f.io,
         signal: f.signal,
-        target: () => controlTarget(f, flags.url),
+        target: () => controlTarget(f, target),
         action: { kind: 'trigger', trackId: parseTrackId(trackId), state },
       });
     });
@@ -119,9 +120,10 @@ export function newCmdSandbox(
     .description("send a payment's latest notification again (same body, same signature)")
     .argument('<trackId>', 'the payment')
     .option(url, urlHelp)
-    .action((trackId: string, flags: { url?: string }) =>
-      controlF({ io: f.io, signal: f.signal, target: () => controlTarget(f, flags.url), action: { kind: 'resend', trackId: parseTrackId(trackId) } }),
-    );
+    .action((trackId: string, flags: { url?: string }) => {
+      const target = flags.url === undefined ? undefined : loopbackUrl(flags.url);
+      return controlF({ io: f.io, signal: f.signal, target: () => controlTarget(f, target), action: { kind: 'resend', trackId: parseTrackId(trackId) } });
+    });
   withHelp(resend, {
     examples: ['gw sandbox resend sbx4k2m9q1z7a'],
     json: '{"ok": true, "trackId", "notification": {"url", "attempt", "result", "httpStatus", "answer", "error", "nextRetryMs"}}',
@@ -142,13 +144,37 @@ function parseTrackId(text: string): string {
   return id;
 }
 
+/**
+ * --url: an http(s) URL on this machine. The control routes take the merchant key, so it goes only
+ * to a loopback host, decided from the host as written (127.0.0.0/8, ::1, localhost; the URL
+ * parser's canonical form, so 127.1 and [::ffff:127.0.0.1] count) before any DNS lookup; any other
+ * host is a usage error (exit 64) and nothing is sent.
+ */
+export function loopbackUrl(text: string): URL {
+  const url = parseHttpUrl(text, '--url');
+  if (!isLoopbackHost(url)) {
+    throw new UsageError(
+      `--url must be a sandbox on this machine (127.0.0.1, ::1 or localhost), not ${url.host.slice(0, 60)}: the sandbox's key is sent only there`,
+      'give the URL gw sandbox printed, e.g. http://127.0.0.1:8080',
+    );
+  }
+  return url;
+}
+
+/** Whether the URL's host, as written, is this machine: 127.0.0.0/8, ::1 (or ::ffff:127.x.y.z), localhost. */
+function isLoopbackHost(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host === 'localhost.' || host === '::1') return true;
+  if (/^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)) return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 /** Where the running sandbox is: --url, else the configured base URL if it is on this machine. */
-async function controlTarget(f: Factory, urlFlag: string | undefined): Promise<{ url: URL; merchantKey: string }> {
+async function controlTarget(f: Factory, urlFlag: URL | undefined): Promise<{ url: URL; merchantKey: string }> {
   const config = await f.config();
-  const { isLoopbackUrl } = await import('../notifications/http.js');
   let url: URL;
-  if (urlFlag !== undefined) url = parseHttpUrl(urlFlag, '--url');
-  else if (config.baseUrl !== undefined && isLoopbackUrl(config.baseUrl.value)) url = config.baseUrl.value;
+  if (urlFlag !== undefined) url = urlFlag;
+  else if (config.baseUrl !== undefined && isLoopbackHost(config.baseUrl.value)) url = config.baseUrl.value;
   else
     throw new ConfigError(
       config.baseUrl === undefined ? 'which sandbox? no base URL is configured' : 'the configured base URL is not a sandbox on this machine',
@@ -259,6 +285,8 @@ function deliveryText(e: DeliveryFacts): string {
 export async function sandboxControlRun(opts: SandboxControlOptions): Promise<void> {
   const { io, action } = opts;
   const target = await opts.target();
+  // The request carries the merchant key: never to another machine, whoever chose the URL.
+  if (!isLoopbackHost(target.url)) loopbackUrl(target.url.href);
   const [{ postBytes }, { parseLossless, isJsonObject, isJsonNumber }, { outputObject }] = await Promise.all([
     import('../notifications/http.js'),
     import('../gateway/json.js'),
