@@ -21,6 +21,7 @@ import {
 } from '../config/resolve.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { terminalSafe } from '../output/sanitize.js';
+import { maskUrlText } from '../output/url-credentials.js';
 import { renderTable } from '../output/table.js';
 
 export interface ConfigOptions {
@@ -135,9 +136,10 @@ export function parseSettingKey(text: string): SettingKey {
 
 const isKey = (key: SettingKey): boolean => KEY_SETTINGS.includes(key);
 
-/** A setting's text as it may be shown: keys masked, anything else made terminal-safe. */
+/** A setting's text as it may be shown: keys masked, a URL's user name and password masked, anything else made terminal-safe. */
 function shown(key: SettingKey, text: string, bad = false): string {
   if (isKey(key)) return maskKey(text);
+  if (key === 'baseUrl') return terminalSafe(maskUrlText(text));
   if (key === 'timeout' && !bad) return `${text} s`;
   return terminalSafe(text);
 }

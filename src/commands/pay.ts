@@ -28,6 +28,7 @@ import { isGenericFailure } from '../gateway/result-codes.js';
 import { Decimal } from '../money/decimal.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { shellQuote } from '../output/sanitize.js';
+import { maskUrlText } from '../output/url-credentials.js';
 import { Untrusted } from '../output/untrusted.js';
 import { counterScreen, outcomeScreen, rateWords, type Outcome, type ScreenQr } from '../output/counter-screen.js';
 import { statusText } from '../output/status-view.js';
@@ -229,7 +230,7 @@ function parseHttpUrl(text: string, flag: string): string {
     url = undefined;
   }
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new UsageError(`${flag} must be an http(s) URL (got "${text.slice(0, 60)}")`);
+    throw new UsageError(`${flag} must be an http(s) URL (got "${maskUrlText(text).slice(0, 60)}")`);
   }
   return text;
 }

@@ -7,6 +7,7 @@
 // frozen, typed object that every command receives, each value with where it came from.
 import { ConfigError } from '../errors.js';
 import { terminalSafe } from '../output/sanitize.js';
+import { maskUrlText } from '../output/url-credentials.js';
 import type { ConfigLevel, LoadedFile, SkippedFile } from './load.js';
 
 export type Source =
@@ -133,9 +134,10 @@ export function parseBaseUrl(text: string, origin: string): URL {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new ConfigError(`base URL from ${origin} is not a URL: ${terminalSafe(text).slice(0, 100)}`);
+    throw new ConfigError(`base URL from ${origin} is not a URL: ${terminalSafe(maskUrlText(text.trim())).slice(0, 100)}`);
   }
-  if (url.username || url.password) throw new ConfigError(`base URL from ${origin} must not carry credentials`);
+  if (url.username || url.password)
+    throw new ConfigError(`base URL from ${origin} must not carry credentials`, 'remove the user name and password: https://host/');
   if (url.search || url.hash) throw new ConfigError(`base URL from ${origin} must not have a query or fragment`);
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return url;

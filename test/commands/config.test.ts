@@ -43,6 +43,23 @@ describe('configRun', () => {
     expect(t.stderr()).toMatch(/Next: fix what is marked ✗/);
   });
 
+  it.each([
+    ['https://merchant:hunter2@gateway.example', 'https://****@gateway.example', 'must not carry credentials'],
+    ['http://merchant:hunter2@[::1', 'http://****@[::1', 'is not a URL: http://****@[::1'],
+  ])('a base URL with a password (%s): shown and reported with it masked, table and JSON', async (url, masked, problem) => {
+    const bad = resolveConfigReport({ flags: {}, env: { GATEWAY_BASE_URL: url }, layers: [] });
+    const t = IOStreams.test();
+    await configRun({ io: t.io, report: async () => bad });
+    expect(t.stdout()).toContain(masked);
+    expect(t.stdout()).toContain(problem);
+    const j = IOStreams.test({ json: true });
+    await configRun({ io: j.io, report: async () => bad });
+    const doc = JSON.parse(j.stdout()) as { settings: { baseUrl: { value: string; problem: string } } };
+    expect(doc.settings.baseUrl.value).toBe(masked);
+    expect(doc.settings.baseUrl.problem).toContain(problem);
+    for (const text of [t.stdout(), t.stderr(), j.stdout(), j.stderr()]) expect(text).not.toContain('hunter2');
+  });
+
   it('nothing set: says so and names gw init as the next step', async () => {
     const empty = resolveConfigReport({ flags: {}, env: {}, layers: [] });
     const t = IOStreams.test();

@@ -416,6 +416,10 @@ describe('parseBaseUrl', () => {
     ['gateway.example.com', 'is not a URL: gateway.example.com'],
     ['', 'is not a URL: '],
     ['https://', 'is not a URL: https://'],
+    // A URL that does not parse is echoed with its user name and password masked.
+    ['http://user:hunter2@[::1', 'is not a URL: http://****@[::1'],
+    ['https://admin:pa/ss#w@[gateway', 'is not a URL: https://****@[gateway'],
+    ['https://user:hunter2@gateway.example.com:99999', 'is not a URL: https://****@gateway.example.com:99999'],
   ])('rejects %j (exit 78)', (text, detail) => {
     const error = configError(() => parseBaseUrl(text, 'test'));
     expect(error.message).toBe(`base URL from test ${detail}${detail.startsWith('uses plain http') ? ': keys would cross the network unencrypted' : ''}`);
