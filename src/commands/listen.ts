@@ -14,8 +14,7 @@ import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
 import { Untrusted } from '../output/untrusted.js';
 import type { Amount } from '../notifications/decode.js';
-import type { Receipt } from '../notifications/listener.js';
-import type { ListenerOptions } from '../notifications/listener.js';
+import type { ListenerLimits, ListenerOptions, Receipt } from '../notifications/listener.js';
 
 export interface ListenKeys {
   merchant?: KeySetting;
@@ -35,6 +34,8 @@ export interface ListenOptions {
   forward?: { url: URL; unverified: boolean; timeoutMs: number };
   /** Largest body taken (tests make it small). */
   bodyLimit?: number;
+  /** Time and connection limits (tests make them small). */
+  limits?: Partial<ListenerLimits>;
 }
 
 interface ListenFlags {
@@ -88,7 +89,10 @@ export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<
     json: '{"event": "listening", "url"} first, then one line per request: {"event": "notification", "time", "httpStatus", "verified", "code", "reason", "keyKind", "type", "trackId", "status", "gatewayStatus", "amount", "currency", "payAmount", "payCurrency", "orderId", "body", "forward"}',
     notes:
       'Keys: the merchant API key verifies payment notifications, the payout API key payout ones (--merchant-key, --payout-key, env or config file). ' +
-      'Answers: 200 "ok" (verified), 400 not JSON, 401 no HMAC header, 403 signature does not verify, 404 wrong path, 405 not POST, 413 body over 64 KiB, 502/504 the application (--forward-to) did not take it. Ctrl-C stops it (exit 0).',
+      'Answers: 200 "ok" only once a verified notification is recorded (its line written to stdout, fsync\'d when stdout is a file) and, with --forward-to, your application answered 2xx; ' +
+      '400 not JSON, 401 no HMAC header, 403 signature does not verify, 404 wrong path, 405 not POST, 413 body over 1 MiB, 502/504 the application did not take it, ' +
+      '503 stdout could not take it, 508 a notification this receiver relayed came back. The gateway sends again what was not answered 200. ' +
+      'Exit codes: 0 stopped by Ctrl-C or SIGTERM, 64 usage (--forward-to this receiver itself), 69 the port is in use, 74 stdout can no longer be written (its reader went away, disk full), 78 no key configured.',
   });
 }
 
@@ -165,19 +169,54 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
   // The keys never appear in output: IOStreams scrubs every key it knows.
   for (const key of [configured.merchant, configured.payout]) if (key !== undefined && !io.secrets.includes(key.value)) io.secrets.push(key.value);
 
-  const stats = { received: 0, verified: 0 };
+  const stats = { received: 0, verified: 0, notRecorded: 0 };
   const format = receiptFormatter(io);
-  // Lines are written in batches, once per turn of the event loop: under load one write (and one
-  // scrub) carries many notifications instead of one each.
-  let batch: string[] = [];
-  let flushing: NodeJS.Immediate | undefined;
-  const flush = (): void => {
-    flushing = undefined;
-    if (batch.length === 0) return;
-    const text = batch.join('');
-    batch = [];
-    if (!io.stdoutClosed) io.out(text);
+  // The output is gone (the reader of stdout went away, the disk is full): every notification from
+  // now on is answered 503, and gw listen stops with exit 74.
+  let outputFailure: NodeJS.ErrnoException | undefined;
+  let onOutputFailure: (() => void) | undefined;
+  const outputFailed = (error: unknown): void => {
+    if (outputFailure !== undefined) return;
+    outputFailure = error instanceof Error ? (error as NodeJS.ErrnoException) : new Error(String(error));
+    onOutputFailure?.();
   };
+  // Lines are written in batches, once per turn of the event loop: under load one write (and one
+  // scrub) carries many notifications instead of one each. A notification is acknowledged only
+  // once the write that carries its line has been taken by stdout (and fsync'd when stdout is a
+  // file): see IOStreams.outConfirmed.
+  type Batch = { text: string[]; waiting: Array<{ resolve: () => void; reject: (error: unknown) => void; acknowledging: boolean }> };
+  let batch: Batch | undefined;
+  let flushing: NodeJS.Immediate | undefined;
+  const flush = (): Promise<void> => {
+    flushing = undefined;
+    const current = batch;
+    batch = undefined;
+    if (current === undefined) return Promise.resolve();
+    return io.outConfirmed(current.text.join('')).then(
+      () => {
+        for (const w of current.waiting) w.resolve();
+      },
+      (error: unknown) => {
+        for (const w of current.waiting) {
+          if (w.acknowledging) stats.notRecorded++;
+          w.reject(error);
+        }
+        outputFailed(error);
+      },
+    );
+  };
+  const record = (line: string, acknowledging: boolean): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      if (outputFailure !== undefined) {
+        if (acknowledging) stats.notRecorded++;
+        reject(outputFailure);
+        return;
+      }
+      batch ??= { text: [], waiting: [] };
+      batch.text.push(line);
+      batch.waiting.push({ resolve, reject, acknowledging });
+      flushing ??= setImmediate(() => void flush());
+    });
   const options: ListenerOptions = {
     host: opts.host,
     port: opts.port,
@@ -186,20 +225,42 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     now: () => opts.clock.now(),
     ...(opts.forward !== undefined && { forward: opts.forward }),
     ...(opts.bodyLimit !== undefined && { bodyLimit: opts.bodyLimit }),
+    ...(opts.limits !== undefined && { limits: opts.limits }),
     onReceipt: (receipt) => {
       stats.received++;
       if (receipt.verified) stats.verified++;
-      batch.push(format(receipt));
-      flushing ??= setImmediate(flush);
+      if (receipt.code === 'forward-failed' || receipt.code === 'forward-refused') {
+        io.warn(
+          `${about(receipt)} not acknowledged (HTTP ${receipt.httpStatus}): ${receipt.reason ?? 'the application did not take it'}; the gateway will send it again`,
+        );
+      }
+      return record(format(receipt), receipt.httpStatus === 200);
     },
   };
   const where = `${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
-  const listener = await startListener(options).catch((error: NodeJS.ErrnoException) => {
-    throw bindFailure(error, 'notifications', where);
-  });
+  if (opts.forward !== undefined && opts.port !== 0 && (await forwardsToItself(opts.forward.url, opts.host, opts.port))) {
+    throw relayLoop(opts.forward.url, where);
+  }
+  const restoreWarnings = routeProcessWarnings(io);
+  let listener: Awaited<ReturnType<typeof startListener>> | undefined;
   try {
+    listener = await startListener(options).catch((error: NodeJS.ErrnoException) => {
+      throw bindFailure(error, 'notifications', where);
+    });
+    // A free port was chosen: the one --forward-to names, by chance?
+    const bound = Number(new URL(listener.url).port);
+    if (opts.forward !== undefined && opts.port === 0 && (await forwardsToItself(opts.forward.url, opts.host, bound))) {
+      throw relayLoop(opts.forward.url, where.replace(/:0$/, `:${bound}`));
+    }
+    if (!isLoopbackHost(opts.host)) {
+      io.warn(
+        `listening on ${where.replace(/:\d+$/, '')}, which other machines can reach: anyone who can reach it can send requests (only correctly signed notifications are acknowledged); use --host 127.0.0.1 behind a tunnel or proxy when you can`,
+      );
+    }
     if (io.json) {
-      io.out(`${toJson({ event: 'listening', url: listener.url, keys: keys.kinds, forwardTo: opts.forward?.url.href ?? null }, 0)}\n`);
+      await record(`${toJson({ event: 'listening', url: listener.url, keys: keys.kinds, forwardTo: opts.forward?.url.href ?? null }, 0)}\n`, false).catch(
+        () => undefined,
+      );
     } else {
       const using = [
         configured.merchant === undefined ? 'no merchant key: payment notifications will be refused' : `the merchant key from ${configured.merchant.from}`,
@@ -214,15 +275,102 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
       );
     }
     await new Promise<void>((resolve) => {
-      if (opts.signal.aborted) resolve();
+      onOutputFailure = resolve;
+      if (outputFailure !== undefined || opts.signal.aborted) resolve();
       else opts.signal.addEventListener('abort', () => resolve(), { once: true });
     });
   } finally {
-    await listener.close();
+    await listener?.close();
     clearImmediate(flushing);
-    flush();
+    await flush();
+    restoreWarnings();
+  }
+  if (outputFailure !== undefined) {
+    const code = outputFailure.code ?? outputFailure.message;
+    const lost = stats.notRecorded;
+    throw new GwError(
+      ExitCode.IOERR,
+      `stopped: stdout can no longer be written (${code}); ${lost} notification${lost === 1 ? ' was' : 's were'} answered HTTP 503, not acknowledged, so the gateway sends ${lost === 1 ? 'it' : 'them'} again`,
+    );
   }
   io.notice(`Stopped: ${stats.received} request${stats.received === 1 ? '' : 's'}, ${stats.verified} verified.`);
+}
+
+function relayLoop(url: URL, where: string): UsageError {
+  return new UsageError(
+    `--forward-to ${url.href} is this receiver itself (${where}): each notification would be relayed back to it`,
+    "point --forward-to at your application's address and port",
+  );
+}
+
+/**
+ * Whether `url` reaches this receiver, listening on `host`:`port`: the same port, and an address
+ * the receiver is bound to (any address of this machine when it listens on all of them). Whatever
+ * the path: another path on this receiver only ever answers 404. A host name is resolved (within
+ * 2 s; when it cannot be, it is taken to be elsewhere).
+ */
+export async function forwardsToItself(url: URL, host: string, port: number): Promise<boolean> {
+  const forwardPort = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (forwardPort !== port) return false;
+  const { isIP } = await import('node:net');
+  const resolve = async (name: string): Promise<string[]> => {
+    const bare = name.replace(/^\[|\]$/g, '');
+    if (isIP(bare) !== 0) return [bare];
+    const { lookup } = await import('node:dns/promises');
+    const found = await Promise.race([
+      lookup(bare, { all: true }).then((all) => all.map((a) => a.address)),
+      new Promise<string[]>((done) => setTimeout(() => done([]), 2000).unref()),
+    ]).catch(() => []);
+    return found;
+  };
+  const plain = (address: string): string => address.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  const targets = (await resolve(url.hostname)).map(plain);
+  const listening = plain(host.replace(/^\[|\]$/g, ''));
+  if (listening === '0.0.0.0' || listening === '::') {
+    const { networkInterfaces } = await import('node:os');
+    const local = new Set(
+      Object.values(networkInterfaces())
+        .flat()
+        .map((i) => plain(i?.address ?? '')),
+    );
+    return targets.some((t) => local.has(t) || isLoopbackHost(t) || t === '0.0.0.0' || t === '::');
+  }
+  const bound = new Set((await resolve(listening)).map(plain));
+  return targets.some((t) => bound.has(t));
+}
+
+/** "notification 184729305" (its track id), for a one-line warning. */
+function about(receipt: Receipt): string {
+  const trackId = receipt.summary?.trackId;
+  return trackId === null || trackId === undefined ? 'a notification' : `notification ${trackId.line(40)}`;
+}
+
+/** Whether an address to listen on is this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * While gw listen runs, Node's runtime warnings (MaxListenersExceededWarning, deprecations…) go
+ * through IOStreams as one sanitised line each (`gw: warning: …`, or a JSON line), never as Node's
+ * raw multi-line text. Returns the function that puts Node's own handler back.
+ */
+function routeProcessWarnings(io: IOStreams): () => void {
+  const previous = process.listeners('warning');
+  const seen = new Set<string>();
+  const onWarning = (warning: Error): void => {
+    const line = `${warning.name}: ${warning.message}`.split('\n', 1)[0] ?? warning.name;
+    if (seen.has(line)) return;
+    seen.add(line);
+    io.warn(`the runtime warns: ${line.slice(0, 300)}`);
+  };
+  process.removeAllListeners('warning');
+  process.on('warning', onWarning);
+  return () => {
+    process.off('warning', onWarning);
+    for (const listener of previous) if (!process.listeners('warning').includes(listener)) process.on('warning', listener);
+  };
 }
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');

@@ -1,35 +1,73 @@
 // The receiver behind `gw listen`: an HTTP server that takes the gateway's notifications, verifies
-// each over its raw bytes, answers as the gateway requires (HTTP 200 `ok` only for a verified
-// notification; a clear 4xx otherwise), optionally relays it to the merchant's application, and
-// reports one record per request to its caller, which prints it.
+// each over its raw bytes, optionally relays it to the merchant's application, hands one record per
+// request to its caller, which prints it, and answers as the gateway requires: HTTP 200 `ok` only
+// for a verified notification that every output took (the application answered 2xx, the record
+// was written), so an acknowledged notification is never lost; a clear 4xx for one that does not
+// verify; 502/504/503 (the gateway sends it again) when an output could not take it.
 //
 // Hostile input is expected: any bytes, bodies of any size, clients that never finish (slowloris),
-// escape codes in every field. The server caps the body, times out slow requests, limits
-// connections, answers every problem with a status and a short plain-text reason, and never
-// throws. The per-request path is lean: the keys are KeyObjects made once, one HMAC per
-// notification (a second only when it fails), one lossless JSON parse.
+// escape codes in every field. The server caps the body, bounds the time for headers and body and
+// idle keep-alive connections, sheds the oldest connections that are not being answered when too
+// many are open (so idle or slow clients cannot starve the gateway's next request), answers every
+// problem with a status and a short plain-text reason, and never throws. The per-request path is
+// lean: the keys are KeyObjects made once, one HMAC per notification (a second only when it
+// fails), one lossless JSON parse.
+import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { Agent as HttpAgent, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { readRequestBody } from '../util/request-body.js';
 import { readNotification, type NotificationSummary } from './decode.js';
 import { postBytes, type PostResult } from './http.js';
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_NAME, verifyNotification, type KeyKind, type NotificationKeys, type RefusalCode } from './signature.js';
 
-/** Largest notification body read; real ones are a few hundred bytes. */
-export const LISTEN_BODY_LIMIT = 64 * 1024;
-/** Time for a client to send its headers, and its whole request. */
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 15_000;
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-const MAX_CONNECTIONS = 512;
+/** Largest notification body read: real ones are a few KB (a v1 body with its transactions). */
+export const LISTEN_BODY_LIMIT = 1024 * 1024;
+
+/** How long clients may take, and how many connections are kept. */
+export interface ListenerLimits {
+  /** Time for a client to send its request's headers (from the connection, or the previous answer). */
+  headersTimeoutMs: number;
+  /** Time for the whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept. */
+  keepAliveTimeoutMs: number;
+  /** Open connections past which the oldest one not being answered is closed for each new one. */
+  connections: number;
+  /** Open connections past which new ones are refused (every one is being answered). */
+  maxConnections: number;
+  /** How often the time limits are checked. */
+  checkIntervalMs: number;
+}
+
+export const LISTENER_LIMITS: ListenerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 5_000,
+  connections: 256,
+  maxConnections: 1024,
+  checkIntervalMs: 1_000,
+};
 /** How long close() lets requests in flight finish before cutting their connections. */
 const CLOSE_GRACE_MS = 200;
 
 /** The header that marks a relayed notification that did not verify (its value: the refusal code). */
 export const UNVERIFIED_HEADER = 'X-Gw-Unverified';
+/** The header a relayed notification carries: this receiver's id, so one that comes back is refused (508). */
+export const RELAY_HEADER = 'X-Gw-Relayed-By';
 
-export type ReceiptCode = RefusalCode | 'ok' | 'not-found' | 'method-not-allowed' | 'too-large' | 'not-json' | 'forward-failed' | 'forward-refused';
+export type ReceiptCode =
+  | RefusalCode
+  | 'ok'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'too-large'
+  | 'not-json'
+  | 'forward-failed'
+  | 'forward-refused'
+  | 'not-recorded'
+  | 'loop';
 
 export interface ForwardOutcome {
   /** Whether it was sent to the application (a refused notification is not, without --forward-unverified). */
@@ -74,8 +112,14 @@ export interface ListenerOptions {
   keys: NotificationKeys;
   forward?: ForwardOptions;
   bodyLimit?: number;
+  limits?: Partial<ListenerLimits>;
   now?: () => number;
-  onReceipt: (receipt: Receipt) => void;
+  /**
+   * Records one request (prints it). For a notification about to be acknowledged, the answer waits
+   * for the returned promise: 200 `ok` when it resolves, 503 when it rejects (the record could not
+   * be kept; its message says why). Other requests are answered without waiting.
+   */
+  onReceipt: (receipt: Receipt) => Promise<void> | void;
 }
 
 export interface RunningListener {
@@ -93,8 +137,12 @@ export function normalisePath(path: string): string {
 export async function startListener(options: ListenerOptions): Promise<RunningListener> {
   const path = normalisePath(options.path);
   const limit = options.bodyLimit ?? LISTEN_BODY_LIMIT;
+  const limits: ListenerLimits = { ...LISTENER_LIMITS, ...options.limits };
   const now = options.now ?? Date.now;
   const stop = new AbortController();
+  // One abort listener per relay in flight: many at once is normal, not a leak to warn about.
+  setMaxListeners(0, stop.signal);
+  const relayId = randomBytes(9).toString('base64url');
   const forward = options.forward;
   const agent =
     forward === undefined
@@ -104,7 +152,13 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
         : new HttpAgent({ keepAlive: true, maxSockets: 64 });
 
   const server = createServer(
-    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000, maxHeaderSize: 16 * 1024 },
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      connectionsCheckingInterval: limits.checkIntervalMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      maxHeaderSize: 16 * 1024,
+    },
     (req, res) => {
       handle(req, res).catch(() => {
         // handle() answers every problem itself; this is the last line of defence.
@@ -113,8 +167,25 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       });
     },
   );
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.maxConnections = MAX_CONNECTIONS;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+
+  // Open connections, oldest first, and the ones whose request is being answered (body read).
+  const open = new Set<Socket>();
+  const answering = new WeakSet<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    if (open.size <= limits.connections) return;
+    // Too many: the oldest connection that is idle, or still sending its headers or body, makes
+    // room. A notification arrives whole and at once; what lingers is idle or hostile.
+    for (const old of open) {
+      if (old === socket || answering.has(old)) continue;
+      old.destroy();
+      open.delete(old);
+      break;
+    }
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const status =
@@ -128,9 +199,10 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
 
   const emit = (receipt: Receipt): void => {
     try {
-      options.onReceipt(receipt);
+      // Printing is the caller's business; the receiver keeps answering (a refusal was answered already).
+      void Promise.resolve(options.onReceipt(receipt)).catch(() => undefined);
     } catch {
-      // Printing is the caller's business; the receiver keeps answering.
+      // As above.
     }
   };
 
@@ -148,12 +220,20 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       answer(res, 405, 'method not allowed: notifications are POSTed', true);
       return emit({ ...base, httpStatus: 405, code: 'method-not-allowed', reason: `${method.slice(0, 16)} instead of POST` });
     }
+    if (headerValue(req, RELAY_HEADER.toLowerCase()) === relayId) {
+      answer(res, 508, 'loop detected: this notification was relayed here by this receiver', true);
+      return emit({ ...base, httpStatus: 508, code: 'loop', reason: '--forward-to sent it back to this receiver (a loop): not relayed again' });
+    }
     const body = await readRequestBody(req, { limit });
     if (body === 'aborted') return;
     if (body === 'too-large') {
       answer(res, 413, `body too large: the limit is ${limit} bytes`, true);
       return emit({ ...base, httpStatus: 413, code: 'too-large', reason: `body larger than ${limit} bytes` });
     }
+    // The request is whole: from now on its connection is being answered, not to be shed.
+    const socket = req.socket;
+    answering.add(socket);
+    res.once('close', () => answering.delete(socket));
     const signature = headerValue(req, SIGNATURE_HEADER);
     const read = readNotification(body);
     if (!read.ok) {
@@ -173,6 +253,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       const userAgent = headerValue(req, 'user-agent');
       if (userAgent !== undefined) headers['user-agent'] = userAgent;
       if (!receipt.verified) headers[UNVERIFIED_HEADER] = receipt.code;
+      headers[RELAY_HEADER] = relayId;
       const result = await relay(forward, body, headers, stop.signal, agent);
       receipt.forward = { sent: true, unverified: !receipt.verified, result };
       if (receipt.verified) {
@@ -190,9 +271,20 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     } else if (forward !== undefined) {
       receipt.forward = { sent: false, unverified: true };
     }
-    if (receipt.httpStatus === 200) answer(res, 200, 'ok', false);
-    else answer(res, receipt.httpStatus, receipt.reason ?? 'refused', false);
-    emit(receipt);
+    if (receipt.httpStatus !== 200) {
+      answer(res, receipt.httpStatus, receipt.reason ?? 'refused', false);
+      emit(receipt);
+      return;
+    }
+    // Acknowledged only once recorded: a record that cannot be kept means the gateway must send it again.
+    try {
+      await options.onReceipt(receipt);
+    } catch (error) {
+      const why = error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error);
+      answer(res, 503, `not recorded: the receiver's output failed (${why}); send it again later`, false);
+      return;
+    }
+    answer(res, 200, 'ok', false);
   }
 
   await new Promise<void>((resolve, reject) => {

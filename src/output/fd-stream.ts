@@ -6,12 +6,14 @@
 // A descriptor the parent left non-blocking answers EAGAIN instead of waiting: from then on the
 // rest goes through Node's stream, which waits for the pipe. Any other error (EPIPE: the reader
 // went away; ENOSPC: disk full) goes to the write's callback, as a stream reports it.
-import { fstatSync, statSync, writeSync } from 'node:fs';
+import { fstatSync, fsync, statSync, writeSync } from 'node:fs';
 import type { OutStream } from './iostreams.js';
 
 export class FdStream implements OutStream {
   readonly isTTY = false;
   #stream: NodeJS.WriteStream | undefined;
+  /** Whether the descriptor is a regular file (known on the first sync). */
+  #isFile: boolean | undefined;
 
   constructor(
     private readonly fd: number,
@@ -23,6 +25,26 @@ export class FdStream implements OutStream {
   /** Bytes handed to Node's stream and not yet written (0 while writes are direct). */
   get writableLength(): number {
     return this.#stream?.writableLength ?? 0;
+  }
+
+  /**
+   * Makes what was written durable: fsync when the descriptor is a regular file (pipes, sockets and
+   * devices have nothing to sync); the callback gets its error (EIO, ENOSPC on some file systems).
+   */
+  sync(callback: (error?: Error | null) => void): void {
+    const flushed = (): void => {
+      try {
+        this.#isFile ??= fstatSync(this.fd).isFile();
+      } catch (error) {
+        callback(error as Error);
+        return;
+      }
+      if (this.#isFile) fsync(this.fd, (error) => callback(error));
+      else callback();
+    };
+    // Bytes still queued in Node's stream (after EAGAIN) are written first.
+    if (this.#stream !== undefined && this.#stream.writableLength > 0) this.#stream.write('', (error) => (error ? callback(error) : flushed()));
+    else flushed();
   }
 
   /** Node's own stream for this descriptor (for a library that needs a real stream). */

@@ -25,6 +25,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface OutStream {
   write(chunk: string, callback?: (error?: Error | null) => void): boolean;
   on?(event: 'error', listener: (error: Error) => void): unknown;
+  /** Makes what was written durable (fsync on a regular file; nothing to do elsewhere). */
+  sync?(callback: (error?: Error | null) => void): void;
   isTTY?: boolean | undefined;
   columns?: number | undefined;
   rows?: number | undefined;
@@ -489,6 +491,37 @@ export class IOStreams {
     if (error !== undefined && error.code !== 'EPIPE') {
       throw new GwError(ExitCode.IOERR, `the output could not be written to stdout (${error.code ?? error.message})`);
     }
+  }
+
+  /**
+   * Writes to stdout (keys scrubbed) and resolves once the system has taken the bytes: the write's
+   * callback came without an error and, when stdout is a regular file, the file was fsync'd.
+   * Rejects with the stdout error (EPIPE, ENOSPC, EBADF…), also one met by an earlier write: a
+   * record that could not be kept. For `gw listen`, which acknowledges only what it recorded.
+   */
+  outConfirmed(text: string): Promise<void> {
+    if (this.#stdoutError !== undefined) return Promise.reject(this.#stdoutError);
+    const stdout = this.options.stdout;
+    return new Promise((resolve, reject) => {
+      const settle = (error?: Error | null): void => {
+        if (error) this.#recordStdoutError(error);
+        const failed = this.#stdoutError;
+        if (failed !== undefined) reject(failed);
+        else resolve();
+      };
+      this.#pending++;
+      const done = (error?: Error | null): void => {
+        this.#pending--;
+        if (this.#pending === 0) for (const drained of this.#drained.splice(0)) drained();
+        if (error || stdout.sync === undefined) settle(error);
+        else stdout.sync(settle);
+      };
+      try {
+        stdout.write(scrubSecrets(text, this.secrets), done);
+      } catch (error) {
+        done(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
   }
 
   /** True once stdout's reader went away (EPIPE): nothing more needs writing. */

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenRun, type ListenKeys, type ListenOptions } from '../../src/commands/listen.js';
 import { ManualClock } from '../../src/cmdutil/clock.js';
-import { IOStreams, type TestIO } from '../../src/output/iostreams.js';
+import { IOStreams, type OutStream, type TestIO } from '../../src/output/iostreams.js';
 import { freePort, hmacOf, send as post, startReceiver, type Receiver } from '../support/notifications.js';
 
 /** Posts, then lets the receiver print (it writes its lines once per turn of the event loop). */
@@ -31,16 +31,19 @@ const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u20
 interface Running {
   url: string;
   t: TestIO;
+  /** listenRun's promise: it settles when listening ends. */
+  done: Promise<void>;
   stop(): Promise<void>;
 }
 
 const running: Running[] = [];
 afterEach(async () => {
-  for (const r of running.splice(0)) await r.stop();
+  // A run that ended by itself (its output failed) was checked by its test.
+  for (const r of running.splice(0)) await r.stop().catch(() => undefined);
 });
 
-async function listen(overrides: Partial<ListenOptions> = {}, io: { json?: boolean } = {}): Promise<Running> {
-  const t = IOStreams.test({ json: io.json ?? false, color: false });
+async function listen(overrides: Partial<ListenOptions> = {}, io: { json?: boolean; t?: TestIO } = {}): Promise<Running> {
+  const t = io.t ?? IOStreams.test({ json: io.json ?? false, color: false });
   const abort = new AbortController();
   let released = false;
   const done = listenRun({
@@ -63,6 +66,7 @@ async function listen(overrides: Partial<ListenOptions> = {}, io: { json?: boole
   const r: Running = {
     url,
     t,
+    done,
     stop: async () => {
       abort.abort();
       await done;
@@ -293,6 +297,19 @@ describe('listenRun --forward-to', () => {
     expect(lines(r.t)[0]).toMatch(line);
   });
 
+  it('a notification the application did not take: one warning line on stderr too (stdout may be a log file)', async () => {
+    app = await startReceiver();
+    app.answer = { status: 500, body: 'boom' };
+    const r = await listen({ forward: { url: new URL(app.url), unverified: false, timeoutMs: 1000 } });
+    expect((await send(r.url, LEGACY, { HMAC: hmacOf(MERCHANT, LEGACY) })).status).toBe(502);
+    expect(
+      r.t
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('gw: warning')),
+    ).toEqual(['gw: warning: notification 184729305 not acknowledged (HTTP 502): the application answered HTTP 500; the gateway will send it again']);
+  });
+
   it('the application is not running → 502, "connection refused"', async () => {
     const r = await listen({ forward: { url: new URL(`http://127.0.0.1:${await freePort()}/hooks`), unverified: false, timeoutMs: 1000 } });
     expect((await send(r.url, LEGACY, { HMAC: hmacOf(MERCHANT, LEGACY) })).status).toBe(502);
@@ -314,5 +331,249 @@ describe('listenRun --forward-to', () => {
     expect(app.requests.map((q) => q.headers['x-gw-unverified'])).toEqual(['mismatch', 'missing-signature']);
     expect(app.requests[0]?.body.toString()).toBe(LEGACY);
     expect(lines(loud.t)[0]).toMatch(/→ app \(marked unverified\): HTTP 200 "ok"/);
+  });
+});
+
+/** A legacy notification with its own track id, and its signature. */
+function notification(trackId: string): { body: string; headers: Record<string, string> } {
+  const body = LEGACY.replace('184729305', trackId);
+  return { body, headers: { 'content-type': 'application/json', HMAC: hmacOf(MERCHANT, body) } };
+}
+
+/**
+ * An IOStreams whose stdout takes writes until `state.failing` is set, then fails each with `code`
+ * (as the real stdout does when its reader went away or the disk is full); with `state.syncError`,
+ * the fsync of a stdout file fails.
+ */
+function failingIO(code: string, json = false): { t: TestIO; state: { failing: boolean; syncError?: string } } {
+  const state: { failing: boolean; syncError?: string } = { failing: false };
+  let out = '';
+  let err = '';
+  const stdout: OutStream = {
+    write(chunk, callback) {
+      if (state.failing) {
+        queueMicrotask(() => callback?.(Object.assign(new Error(`write ${code}`), { code })));
+        return false;
+      }
+      out += chunk;
+      queueMicrotask(() => callback?.());
+      return true;
+    },
+    sync(callback) {
+      const failure = state.syncError;
+      queueMicrotask(() => callback(failure === undefined ? undefined : Object.assign(new Error(`fsync ${failure}`), { code: failure })));
+    },
+  };
+  const stderr: OutStream = {
+    write(chunk, callback) {
+      err += chunk;
+      queueMicrotask(() => callback?.());
+      return true;
+    },
+  };
+  const io = new IOStreams({ stdout, stderr, env: { NO_COLOR: '1' } });
+  io.setJson(json);
+  return { t: { io, stdout: () => out, stderr: () => err }, state };
+}
+
+describe('listenRun: a notification is acknowledged only once it is recorded', () => {
+  it.each(['EPIPE', 'ENOSPC', 'EBADF'])('stdout fails with %s: that notification gets 503 (not ok), gw listen stops with exit 74', async (code) => {
+    const { t, state } = failingIO(code);
+    const r = await listen({}, { t });
+    const first = notification('900000001');
+    expect(await send(r.url, first.body, first.headers)).toMatchObject({ status: 200, body: 'ok' });
+    expect(lines(t)).toEqual([expect.stringContaining('900000001')]);
+    state.failing = true;
+    const second = notification('900000002');
+    const answer = await send(r.url, second.body, second.headers);
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatch(new RegExp(`^not recorded: the receiver's output failed \\(${code}\\)`));
+    await expect(r.done).rejects.toMatchObject({
+      exitCode: 74,
+      message: `stopped: stdout can no longer be written (${code}); 1 notification was answered HTTP 503, not acknowledged, so the gateway sends it again`,
+    });
+    expect(t.stdout()).not.toContain('900000002');
+    // It stopped listening: nothing more is taken (and so nothing more acknowledged).
+    await expect(send(r.url, first.body, first.headers)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('stdout is a file whose fsync fails: 503, exit 74', async () => {
+    const { t, state } = failingIO('EIO');
+    const r = await listen({}, { t });
+    state.syncError = 'EIO';
+    const n = notification('900000003');
+    expect((await send(r.url, n.body, n.headers)).status).toBe(503);
+    await expect(r.done).rejects.toMatchObject({ exitCode: 74, message: expect.stringMatching(/\(EIO\); 1 notification was answered HTTP 503/) });
+  });
+
+  it('many at once while stdout goes away: each answered 200 is in the output, the others all got something else', async () => {
+    const { t, state } = failingIO('EPIPE', true);
+    const r = await listen({}, { t, json: true });
+    const ids = Array.from({ length: 30 }, (_, i) => String(700_000_000 + i));
+    const post = (id: string) => {
+      const n = notification(id);
+      return send(r.url, n.body, n.headers).catch((error: Error) => ({ status: 0, body: error.message }));
+    };
+    const before = await Promise.all(ids.slice(0, 10).map(post));
+    state.failing = true;
+    const after = await Promise.all(ids.slice(10).map(post));
+    await expect(r.done).rejects.toMatchObject({ exitCode: 74 });
+    const recorded = new Set(records(t).map((x) => x.trackId));
+    const answers = [...before, ...after];
+    ids.forEach((id, i) => {
+      if (answers[i]?.status === 200) expect(recorded.has(id)).toBe(true);
+    });
+    expect(before.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(after.map((a) => a.status)).not.toContain(200);
+    expect(after.map((a) => a.status)).toContain(503);
+  });
+
+  it('a refused request is still answered (4xx) when stdout fails', async () => {
+    const { t, state } = failingIO('EPIPE');
+    const r = await listen({}, { t });
+    state.failing = true;
+    expect((await send(r.url, LEGACY, { HMAC: 'f'.repeat(128) })).status).toBe(403);
+  });
+});
+
+describe('listenRun: idle and slow clients cannot starve it', () => {
+  it('a real notification gets through while many idle and slowloris connections are open (the oldest are shed)', async () => {
+    const r = await listen({ limits: { connections: 8, maxConnections: 16 } });
+    const { port } = new URL(r.url);
+    const sockets: ReturnType<typeof connect>[] = [];
+    const open = async (first: string | undefined): Promise<void> => {
+      const s = connect(Number(port), '127.0.0.1');
+      s.on('error', () => undefined);
+      sockets.push(s);
+      await new Promise((resolve) => s.once('connect', resolve));
+      if (first !== undefined) s.write(first);
+    };
+    try {
+      for (let i = 0; i < 20; i++) await open(undefined); // idle
+      for (let i = 0; i < 20; i++) await open('POST /hooks HTTP/1.1\r\nHost: x\r\nHMAC: '); // headers never end
+      for (let i = 0; i < 20; i++) await open('POST /hooks HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n{"type":'); // body never ends
+      for (let i = 0; i < 5; i++) {
+        const n = notification(String(800_000_000 + i));
+        expect(await send(r.url, n.body, n.headers)).toMatchObject({ status: 200, body: 'ok' });
+      }
+      expect(sockets.filter((s) => !s.destroyed && !s.closed).length).toBeLessThanOrEqual(8);
+    } finally {
+      for (const s of sockets) s.destroy();
+    }
+    expect(lines(r.t).filter((l) => l.includes('verified'))).toHaveLength(5);
+  });
+
+  it('headers and body have bounded time, idle keep-alive connections too', async () => {
+    const r = await listen({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, checkIntervalMs: 50 } });
+    const { port } = new URL(r.url);
+    const closedWithin = (first: string | undefined): Promise<number> =>
+      new Promise((resolve) => {
+        const started = Date.now();
+        const s = connect(Number(port), '127.0.0.1', () => {
+          if (first !== undefined) s.write(first);
+        });
+        s.on('data', () => undefined);
+        s.on('error', () => undefined);
+        s.on('close', () => resolve(Date.now() - started));
+      });
+    const n = notification('800000100');
+    const keepAlive = `POST /hooks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nHMAC: ${n.headers.HMAC}\r\nContent-Length: ${n.body.length}\r\n\r\n${n.body}`;
+    const times = await Promise.all([
+      closedWithin(undefined),
+      closedWithin('POST /hooks HTTP/1.1\r\nHost: x\r\n'),
+      closedWithin('POST /hooks HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{'),
+      closedWithin(keepAlive),
+    ]);
+    for (const ms of times) expect(ms).toBeLessThan(3000);
+  });
+
+  it('takes a notification of 200 KiB (real ones are a few KB), refuses one over 1 MiB with 413', async () => {
+    const r = await listen();
+    const big = JSON.stringify({ ...(JSON.parse(LEGACY) as object), description: 'x'.repeat(200 * 1024) });
+    expect((await send(r.url, big, { HMAC: hmacOf(MERCHANT, big) })).status).toBe(200);
+    const huge = Buffer.alloc(1024 * 1024 + 1, 'y');
+    expect((await send(r.url, huge, { HMAC: 'a' }).catch(() => ({ status: 413 }))).status).toBe(413);
+  });
+});
+
+describe('listenRun: loops, exposure and runtime warnings', () => {
+  let app: Receiver | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('--forward-to its own address and port: exit 64 before listening', async () => {
+    const port = await freePort();
+    for (const target of [`http://127.0.0.1:${port}/hooks`, `http://localhost:${port}/hooks/`, `http://127.0.0.1:${port}/other`]) {
+      const t = IOStreams.test();
+      await expect(listen({ port, forward: { url: new URL(target), unverified: false, timeoutMs: 1000 } }, { t })).rejects.toMatchObject({
+        exitCode: 64,
+        message: expect.stringMatching(/--forward-to .* is this receiver itself/),
+      });
+    }
+    // Another port on this machine is fine.
+    const other = await listen({ port, forward: { url: new URL(`http://127.0.0.1:${await freePort()}/hooks`), unverified: false, timeoutMs: 1000 } });
+    expect(other.url).toBe(`http://127.0.0.1:${port}/hooks`);
+  });
+
+  it('a notification relayed back to the receiver that relayed it (through something else) is refused with 508, not relayed again', async () => {
+    // The application passes whatever it gets back to the receiver: a loop --forward-to cannot see.
+    app = await startReceiver();
+    const r = await listen({ forward: { url: new URL(app.url), unverified: false, timeoutMs: 2000 } });
+    const n = notification('900000009');
+    expect((await send(r.url, n.body, n.headers)).status).toBe(200);
+    const relayed = app.requests[0];
+    const back = await send(r.url, relayed?.body as Buffer, {
+      HMAC: String(relayed?.headers.hmac),
+      'x-gw-relayed-by': String(relayed?.headers['x-gw-relayed-by']),
+    });
+    expect(back.status).toBe(508);
+    expect(app.requests).toHaveLength(1);
+    expect(lines(r.t)[1]).toMatch(/refused 508 .*loop/);
+  });
+
+  it('bound to an address other machines can reach: one warning line on stderr', async () => {
+    const t = IOStreams.test({ color: false });
+    const abort = new AbortController();
+    const done = listenRun({
+      io: t.io,
+      clock: new ManualClock(),
+      signal: abort.signal,
+      releaseDeadline: () => undefined,
+      keys: async () => KEYS,
+      host: '0.0.0.0',
+      port: 0,
+      path: '/hooks',
+    });
+    await expect.poll(() => t.stderr()).toMatch(/Press Ctrl-C/);
+    abort.abort();
+    await done;
+    expect(
+      t
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('gw: warning:')),
+    ).toEqual([expect.stringMatching(/^gw: warning: listening on 0\.0\.0\.0, which other machines can reach/)]);
+    const quiet = await listen();
+    expect(quiet.t.stderr()).not.toMatch(/warning/);
+  });
+
+  it("Node's runtime warnings come out as one sanitised line through gw, and many relays at once raise none", async () => {
+    app = await startReceiver();
+    app.answer = { status: 200, body: 'ok', delayMs: 200 };
+    const r = await listen({ forward: { url: new URL(app.url), unverified: false, timeoutMs: 2000 } });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => notification(String(600_000_000 + i))).map((n) => send(r.url, n.body, n.headers)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    process.emitWarning('something odd\n    at line two\u001b[31m', 'ExampleWarning');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const warnings = r.t
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('warning'));
+    expect(warnings).toEqual(['gw: warning: the runtime warns: ExampleWarning: something odd']);
+    await r.stop();
+    running.splice(running.indexOf(r), 1);
+    expect(process.listeners('warning').length).toBeGreaterThan(0);
   });
 });
