@@ -40,6 +40,27 @@ export interface NotificationPayment {
   createdAt: number;
   /** Unix seconds, 0 before the payment. */
   payDate: number;
+  /**
+   * Every transaction, when the caller knows them (the sandbox does: several, or in two coins, or
+   * after the payment expired); without it, one is made from txID and receivedAmount when the
+   * status has a transaction.
+   */
+  txs?: readonly NotificationTx[];
+}
+
+/** One transaction of a payment, as a v1 notification's `txs[]` carries it. */
+export interface NotificationTx {
+  txHash: string;
+  /** Plain decimal, in `currency` (sent and received alike). */
+  amount: string;
+  currency: string;
+  network: string;
+  address: string;
+  confirmations: number;
+  /** `confirming`, `confirmed`, `failed`. */
+  status: string;
+  /** Unix seconds. */
+  date: number;
 }
 
 export interface Notification {
@@ -70,7 +91,7 @@ export function buildNotification(payment: NotificationPayment, style: Notificat
 }
 
 function legacyBody(p: NotificationPayment, type: NotificationType): Record<string, unknown> {
-  const seen = hasTransaction(p.status);
+  const seen = p.txs === undefined ? hasTransaction(p.status) : p.txs.length > 0;
   return {
     status: statusText(p.status, 'legacy'),
     trackId: p.trackId,
@@ -93,7 +114,7 @@ function legacyBody(p: NotificationPayment, type: NotificationType): Record<stri
 }
 
 function v1Body(p: NotificationPayment, type: NotificationType): Record<string, unknown> {
-  const seen = hasTransaction(p.status);
+  const seen = p.txs === undefined ? hasTransaction(p.status) : p.txs.length > 0;
   const received = seen ? p.receivedAmount : '0';
   return {
     track_id: p.trackId,
@@ -110,21 +131,33 @@ function v1Body(p: NotificationPayment, type: NotificationType): Record<string, 
     under_paid_coverage: num(p.underPaidCover),
     description: p.description,
     date: p.createdAt,
-    txs: seen
-      ? [
-          {
-            tx_hash: p.txID,
-            sent_amount: num(received),
-            received_amount: num(received),
-            currency: p.payCurrency,
-            network: p.network,
-            address: p.address,
-            confirmations: p.status === 'confirming' ? 1 : 12,
-            status: p.status === 'confirming' ? 'confirming' : 'confirmed',
-            date: p.payDate > 0 ? p.payDate : p.createdAt,
-          },
-        ]
-      : [],
+    txs: p.txs
+      ? p.txs.map((t) => ({
+          tx_hash: t.txHash,
+          sent_amount: num(t.amount),
+          received_amount: num(t.amount),
+          currency: t.currency,
+          network: t.network,
+          address: t.address,
+          confirmations: t.confirmations,
+          status: t.status,
+          date: t.date,
+        }))
+      : seen
+        ? [
+            {
+              tx_hash: p.txID,
+              sent_amount: num(received),
+              received_amount: num(received),
+              currency: p.payCurrency,
+              network: p.network,
+              address: p.address,
+              confirmations: p.status === 'confirming' ? 1 : 12,
+              status: p.status === 'confirming' ? 'confirming' : 'confirmed',
+              date: p.payDate > 0 ? p.payDate : p.createdAt,
+            },
+          ]
+        : [],
   };
 }
 
