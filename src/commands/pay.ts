@@ -235,7 +235,11 @@ function parseHttpUrl(text: string, flag: string): string {
   return text;
 }
 
-/** --qr-out is checked before the payment exists: its folder must exist and be writable. */
+/**
+ * --qr-out is checked before the payment exists: its folder must exist and be writable (the image
+ * is written beside it first, then renamed), and a file already there must be a regular file gw
+ * may write.
+ */
 export async function checkQrOutWritable(file: string): Promise<void> {
   // Loaded here, not at start-up: only --qr-out needs them.
   const { constants } = await import('node:fs');
@@ -244,11 +248,10 @@ export async function checkQrOutWritable(file: string): Promise<void> {
   try {
     const existing = await stat(target).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
     if (existing !== undefined) {
-      if (!existing.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
+      if (!existing.isFile()) throw Object.assign(new Error('not a regular file'), { code: existing.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
       await access(target, constants.W_OK);
-    } else {
-      await access(path.dirname(target), constants.W_OK);
     }
+    await access(path.dirname(target), constants.W_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new GwError(ExitCode.CANTCREAT, `--qr-out ${file} cannot be written (${code}); no payment was created`);
@@ -429,7 +432,8 @@ export async function payRun(opts: PayOptions): Promise<void> {
   }
 
   if (opts.qrOut !== undefined && !uri.qr) {
-    await printPayment(opts, payment, uri);
+    // No image: nothing may say one was written.
+    await printPayment({ ...opts, qrOut: undefined }, payment, uri);
     throw created(
       new GwError(
         ExitCode.CANTCREAT,
@@ -453,10 +457,17 @@ export async function payRun(opts: PayOptions): Promise<void> {
       });
       await writeQrImage(uri.uri, opts.qrOut, { caption });
     } catch (error) {
-      await printPayment(opts, payment, uri);
+      // The payment is shown without any line saying the image was written.
+      await printPayment({ ...opts, qrOut: undefined }, payment, uri);
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
       throw created(
-        new GwError(ExitCode.CANTCREAT, `payment ${payment.trackId} was created, but the QR image could not be written to ${opts.qrOut} (${code})`),
+        new GwError(
+          ExitCode.CANTCREAT,
+          `payment ${payment.trackId} was created, but the QR image could not be written to ${opts.qrOut} (${code}): nothing was written there (a file already there is unchanged)`,
+          {
+            hint: `the payment is shown above; to write its image: gw pay ${request.amount} ${request.currency}${request.payCurrency === request.currency ? '' : ` --pay-currency ${request.payCurrency}`}${request.network === undefined ? '' : ` --network ${shellQuote(request.network)}`} --order-id ${shellQuote(request.orderId ?? '')} --reuse-if-exists --qr-out <file>${io.sandbox ? ' --sandbox' : ''}`,
+          },
+        ),
       );
     }
   }

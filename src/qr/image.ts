@@ -9,7 +9,7 @@
 // caption sits below the quiet zone, so it never touches the code.
 
 import { promises as fsp } from 'node:fs';
-import { extname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { UsageError } from '../errors.js';
 import { GLYPH_HEIGHT, GLYPH_WIDTH, glyph } from './font.js';
@@ -30,11 +30,25 @@ export interface QrImageOptions {
 const MAX_CAPTION_LINES = 6;
 const MAX_CAPTION_CHARS = 60;
 
+/** What writeQrImage needs of node:fs/promises (a test passes one that fails). */
+export interface QrFileSystem {
+  open: typeof fsp.open;
+  rename: typeof fsp.rename;
+  rm: typeof fsp.rm;
+  stat: typeof fsp.stat;
+}
+
 /**
  * Writes the QR for `text` to `file`; the extension (.svg or .png, any case) picks the format.
  * Other extensions: UsageError (exit 64), checked before anything is written.
+ *
+ * Resolves only once the whole image is on disk under its name; otherwise it rejects with the
+ * file-system error (ENOENT, EACCES, ENOSPC, EISDIR…) and `file` is as it was: the image goes to a
+ * new temporary file beside it, is synced, and only then renamed over `file` (an existing file is
+ * replaced whole, keeping its permission bits, or not at all); the temporary file is removed on
+ * any failure. The caller knows the context (pay: exit 73, and the payment was created anyway).
  */
-export async function writeQrImage(text: string, file: string, options: QrImageOptions = {}): Promise<void> {
+export async function writeQrImage(text: string, file: string, options: QrImageOptions = {}, fs: QrFileSystem = fsp): Promise<void> {
   const ext = extname(file).toLowerCase();
   let content: string | Buffer;
   if (ext === '.svg') content = qrSvg(text, options);
@@ -42,9 +56,25 @@ export async function writeQrImage(text: string, file: string, options: QrImageO
   else {
     throw new UsageError(`Cannot save the QR code as "${file}": unsupported image type.`, `Use a file name ending in ${QR_IMAGE_EXTENSIONS.join(' or ')}.`);
   }
-  // File-system errors (ENOENT, EACCES, EISDIR...) propagate as they are: the caller knows the
-  // context (pay maps them to exit 73 and says the payment was created anyway).
-  await fsp.writeFile(file, content);
+  const existing = await fs.stat(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+  if (existing !== undefined && !existing.isFile())
+    throw Object.assign(new Error(`${file} is not a regular file`), { code: existing.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}-${Date.now().toString(36)}.tmp`);
+  const handle = await fs.open(temporary, 'wx', existing === undefined ? 0o666 : existing.mode & 0o777);
+  try {
+    try {
+      // FileHandle.writeFile writes until every byte is taken (a short write is continued; a full
+      // disk is ENOSPC), and sync() makes the bytes durable before the name points at them.
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temporary, file);
+  } catch (error) {
+    await fs.rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
 }
 
 export interface PaymentCaption {
