@@ -1,5 +1,8 @@
-// gw payments [filters] [--page n] [--size n] [--all]: the payment history (POST /merchants/list).
-// On a terminal a table that fits the width; --json one document with every payment's fields.
+// gw payments [filters] [--page n] [--size n] [--all]: the payment history (POST /merchants/list,
+// or GET /v1/payment with api v1). On a terminal a table that fits the width; --json one document
+// with every payment's fields. Which filters the gateway applies and which gw applies itself, the
+// paging and when a listing is incomplete (exit 76): src/gateway/history.ts. --all writes each
+// page as it is read, and stops (exit 74) when stdout can no longer take it.
 import { Command } from 'commander';
 import { parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Clock } from '../cmdutil/clock.js';
@@ -7,11 +10,13 @@ import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';
 import { PAYMENT_STATES, parseState } from '../domain/payment-status.js';
-import { UsageError } from '../errors.js';
+import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentFilter, PaymentInfo } from '../gateway/gateway.js';
+import { type Listing, listPayments } from '../gateway/history.js';
 import { Decimal } from '../money/decimal.js';
 import { padVisible, truncateVisible, visibleWidth } from '../output/cells.js';
 import type { IOStreams } from '../output/iostreams.js';
+import { toJson } from '../output/json.js';
 import { stateColour } from '../output/status-view.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
 import { parseTrackId } from './status.js';
@@ -103,7 +108,7 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
     .option('--max <amount>', 'requested amount at most this')
     .option('--page <n>', 'page number, from 1')
     .option('--size <n>', `payments per page, ${PAGE_SIZE.min}–${PAGE_SIZE.max}`)
-    .option('--all', `follow every page (at most ${MAX_PAGES} pages of ${PAGE_SIZE.all})`)
+    .option('--all', `follow every page, printing each as it comes (at most ${MAX_PAGES} pages of ${PAGE_SIZE.all})`)
     .action((flags: PaymentsFlags) => {
       const { filter, all } = buildPaymentFilter(flags, f.clock.now());
       return runF({ io: f.io, gateway: () => f.gateway(), clock: f.clock, filter, all });
@@ -114,41 +119,114 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
       'gw payments --status paid --since 7d',
       'gw payments --since 2026-11-01 --until 2026-11-30 --all --json | jq -r ".payments[].trackId"',
     ],
-    json: '{"payments": [{"trackId", "status", "gatewayStatus", "amount", …every field the gateway sent}], "page", "pages", "total"} (amounts as exact decimal strings)',
+    json: '{"payments": [{"trackId", "status", "gatewayStatus", "amount", …every field the gateway sent}], "page", "pages", "total", "complete"} (amounts as exact decimal strings; "pages" and "total" null when gw filtered the payments itself and stopped reading once it had the page; "complete" false, with exit 76, when the gateway\'s pages repeated, its counts were impossible or the reading stopped early)',
   });
 }
 
 export async function paymentsRun(opts: PaymentsOptions): Promise<void> {
   const { io } = opts;
   const gateway = await opts.gateway();
-  let result = await gateway.payments(opts.filter);
-  const payments: PaymentInfo[] = [...result.payments];
-  if (opts.all) {
-    let fetched = 1;
-    while (result.page < result.pages && fetched < MAX_PAGES && result.payments.length > 0) {
-      result = await gateway.payments({ ...opts.filter, page: result.page + 1 });
-      payments.push(...result.payments);
-      fetched++;
+  const stream = opts.all ? new ListingStream(io) : undefined;
+  const listing = await listPayments(gateway, opts.filter, {
+    all: opts.all,
+    maxPages: MAX_PAGES,
+    ...(stream && { onRows: (rows: readonly PaymentInfo[]) => stream.rows(rows) }),
+  });
+  const complete = listing.incomplete === undefined;
+  const counts = { page: listing.page, pages: listing.pages, total: listing.total, complete };
+  if (stream !== undefined) {
+    await stream.end(counts);
+  } else if (io.json) {
+    io.printJson({ payments: listing.payments.map((p) => ({ ...p.fields })), ...counts });
+  } else {
+    io.sandboxBanner();
+    if (listing.payments.length === 0) {
+      io.out(
+        listing.total !== null && listing.total > 0 && listing.pages !== null
+          ? `No payments on page ${listing.page} (${listing.total} in all, ${listing.pages} pages).\n`
+          : 'No payments match.\n',
+      );
+    } else {
+      io.out(paymentsTable(listing.payments, io.stdoutIsTTY ? io.width() - 1 : undefined, io.chalk));
+      if (complete) pageNotice(io, listing);
     }
-    if (result.page < result.pages) {
-      io.warn(`stopped after ${fetched} pages (${payments.length} of ${result.total} payments): narrow the filters (--since, --status…)`);
+  }
+  if (!complete) throw incompleteError(listing);
+}
+
+/** The next page, on a terminal: where the listing is, and how to go on. */
+function pageNotice(io: IOStreams, listing: Listing): void {
+  const { page, pages, total } = listing;
+  if (pages === null || total === null) {
+    io.notice(`page ${page} of the payments gw found: --page ${page + 1} for the next, --all for every one`);
+  } else if (pages > 1) {
+    io.notice(`page ${page} of ${pages} (${total} payments)${page < pages ? `: --page ${page + 1} for the next, --all for every one` : ''}`);
+  }
+}
+
+/**
+ * The one line (exit 76) that says what the listing lacks, printed after the payments read. A page
+ * that failed for another reason keeps that failure's exit code.
+ */
+function incompleteError(listing: Listing): GwError {
+  const shown = `${listing.payments.length} payment${listing.payments.length === 1 ? '' : 's'} shown`;
+  const what = `the listing is incomplete: ${listing.incomplete ?? ''}; ${shown}`;
+  if (listing.failure !== undefined) return listing.failure.with({ message: `${what}: ${listing.failure.message}` });
+  return new GwError(ExitCode.PROTOCOL, what);
+}
+
+/**
+ * The output of --all, written as the pages are read: the table (its columns sized by the first
+ * rows), or the JSON document, the same text printJson would give. A stdout that can no longer
+ * take the output (the reader went away, a full disk, a bad descriptor) stops the reading: exit 74.
+ */
+class ListingStream {
+  #count = 0;
+  #layout: TableLayout = {};
+
+  constructor(private readonly io: IOStreams) {}
+
+  async rows(rows: readonly PaymentInfo[]): Promise<void> {
+    const { io } = this;
+    if (io.json) {
+      const head = this.#count === 0 ? '{\n  "payments": [' : ',';
+      io.out(head + rows.map((p) => `\n${indent(toJson({ ...p.fields }), '    ')}`).join(','));
+    } else {
+      if (this.#count === 0) io.sandboxBanner();
+      io.out(paymentsTable(rows, io.stdoutIsTTY ? io.width() - 1 : undefined, io.chalk, this.#layout));
+    }
+    this.#count += rows.length;
+    await this.#check();
+  }
+
+  async end(counts: { page: number; pages: number | null; total: number | null; complete: boolean }): Promise<void> {
+    const { io } = this;
+    if (io.json) {
+      const tail = toJson(io.sandbox ? { ...counts, sandbox: true } : counts).slice(1);
+      io.out(`${this.#count === 0 ? '{\n  "payments": []' : '\n  ]'},${tail}\n`);
+    } else if (this.#count === 0) {
+      io.sandboxBanner();
+      io.out('No payments match.\n');
+    }
+    await this.#check();
+  }
+
+  async #check(): Promise<void> {
+    await this.io.flush();
+    if (this.io.stdoutClosed) {
+      throw new GwError(
+        ExitCode.IOERR,
+        `stdout was closed (EPIPE) after ${this.#count} payment${this.#count === 1 ? '' : 's'}: gw payments --all stopped reading`,
+      );
     }
   }
-  if (io.json) {
-    io.printJson({ payments: payments.map((p) => ({ ...p.fields })), page: result.page, pages: result.pages, total: result.total });
-    return;
-  }
-  io.sandboxBanner();
-  if (payments.length === 0) {
-    io.out(result.total > 0 ? `No payments on page ${result.page} (${result.total} in all, ${result.pages} pages).\n` : 'No payments match.\n');
-    return;
-  }
-  io.out(paymentsTable(payments, io.stdoutIsTTY ? io.width() - 1 : undefined, io.chalk));
-  if (!opts.all && result.pages > 1) {
-    io.notice(
-      `page ${result.page} of ${result.pages} (${result.total} payments)${result.page < result.pages ? `: --page ${result.page + 1} for the next, --all for every one` : ''}`,
-    );
-  }
+}
+
+function indent(text: string, by: string): string {
+  return text
+    .split('\n')
+    .map((line) => by + line)
+    .join('\n');
 }
 
 interface Column {
@@ -159,8 +237,17 @@ interface Column {
   style?: (p: PaymentInfo, text: string) => string;
 }
 
+/**
+ * The columns and widths of a table printed in parts (--all, page by page): set by the first part,
+ * kept by the next ones (a wider cell then pushes its row), which have no header.
+ */
+export interface TableLayout {
+  shown?: number[];
+  widths?: number[];
+}
+
 /** The table, fitted to `width` when given (a terminal): columns dropped, then the last ones cut. */
-export function paymentsTable(payments: readonly PaymentInfo[], width: number | undefined, chalk: IOStreams['chalk']): string {
+export function paymentsTable(payments: readonly PaymentInfo[], width: number | undefined, chalk: IOStreams['chalk'], layout?: TableLayout): string {
   const amount = (value: Decimal | null, unit: { toString(): string } | null): string => (value === null ? '' : `${value} ${unit ?? ''}`.trim());
   const columns: Column[] = [
     {
@@ -182,7 +269,9 @@ export function paymentsTable(payments: readonly PaymentInfo[], width: number | 
   let shown = columns.map((_, i) => i);
   const widthOf = (i: number): number => Math.max(visibleWidth(columns[i]?.title ?? ''), ...cells.map((row) => visibleWidth(row[i] ?? '')));
   const total = (): number => shown.reduce((sum, i) => sum + widthOf(i), 0) + 2 * (shown.length - 1);
-  if (width !== undefined) {
+  const continued = layout?.shown !== undefined;
+  if (layout?.shown !== undefined) shown = layout.shown;
+  else if (width !== undefined) {
     const order = [...shown].sort((a, b) => (columns[a]?.drop ?? 0) - (columns[b]?.drop ?? 0));
     for (const i of order) {
       if (total() <= width) break;
@@ -191,7 +280,11 @@ export function paymentsTable(payments: readonly PaymentInfo[], width: number | 
       if ((columns[i]?.drop ?? 99) < 98) shown = shown.filter((j) => j !== i);
     }
   }
-  const widths = shown.map(widthOf);
+  const widths = layout?.widths ?? shown.map(widthOf);
+  if (layout !== undefined) {
+    layout.shown = shown;
+    layout.widths = widths;
+  }
   const line = (texts: string[], style: (k: number, text: string) => string): string => {
     const text = texts
       .map((t, k) => (k === texts.length - 1 ? style(k, t) : padVisible(style(k, t), widths[k] ?? 0)))
@@ -209,5 +302,5 @@ export function paymentsTable(payments: readonly PaymentInfo[], width: number | 
       (k, t) => columns[shown[k] ?? 0]?.style?.(p, t) ?? t,
     ),
   );
-  return `${[header, ...body].join('\n')}\n`;
+  return `${(continued ? body : [header, ...body]).join('\n')}\n`;
 }

@@ -135,7 +135,30 @@ export interface PaymentPage {
   page: number;
   pages: number;
   total: number;
+  /**
+   * The paging exactly as the answer stated it (each absent when the answer did not say), before
+   * the liberal defaults above: how a reader of many pages sees that the gateway's counts are
+   * impossible (a last page before this one, a page other than the one asked for).
+   */
+  declared?: { page?: number; pages?: number; total?: number };
 }
+
+/** The history filters, by name (every PaymentFilter field but the paging). */
+export type HistoryFilterName = Exclude<keyof PaymentFilter, 'page' | 'size'>;
+
+/** Every history filter gw has. */
+export const HISTORY_FILTERS: readonly HistoryFilterName[] = [
+  'status',
+  'orderId',
+  'trackId',
+  'currency',
+  'payCurrency',
+  'network',
+  'from',
+  'to',
+  'minAmount',
+  'maxAmount',
+];
 
 /** Which accepted-currencies endpoint: the default, or the interface's legacy one (`--legacy`). */
 export type CurrenciesEndpoint = 'default' | 'legacy';
@@ -151,8 +174,13 @@ export interface GatewayClient {
   rate(from: string, to: string): Promise<Decimal>;
   /** One payment's state (inquiry). */
   paymentInfo(trackId: string): Promise<PaymentInfo>;
-  /** One page of the payment history. */
+  /**
+   * One page of the payment history. Only the filters in `historyFilters` are sent to the gateway
+   * (those its API documents); the others are left to the caller (src/gateway/history.ts).
+   */
   payments(filter: PaymentFilter): Promise<PaymentPage>;
+  /** The filters `payments()` sends to the gateway; absent: all of them. */
+  readonly historyFilters?: ReadonlySet<HistoryFilterName>;
 }
 
 /** What a client needs from the transport (tests give a scripted one). */

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/cmdutil/clock.js';
 import { buildPaymentFilter, MAX_PAGES, paymentsRun, type PaymentsOptions } from '../../src/commands/payments.js';
-import { UsageError } from '../../src/errors.js';
-import type { PaymentFilter, PaymentPage } from '../../src/gateway/gateway.js';
-import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';
+import { ExitCode, GwError, UsageError } from '../../src/errors.js';
+import type { HistoryFilterName, PaymentFilter, PaymentInfo, PaymentPage } from '../../src/gateway/gateway.js';
+import { IOStreams, type OutStream, type TestIOOptions } from '../../src/output/iostreams.js';
 import { visibleWidth } from '../../src/output/table.js';
+import { Decimal } from '../../src/money/decimal.js';
 import { FakeGateway, paymentInfoOf } from '../support/fake-gateway.js';
+
+const d = (text: string): Decimal => Decimal.fromLiteral(text) as Decimal;
 
 const NOW = new Date(2026, 10, 22, 14, 0, 0).getTime();
 const S = Math.floor(NOW / 1000);
@@ -78,7 +81,7 @@ describe('filters, checked before any request', () => {
   });
 
   it.each([
-    [{ status: 'sleeping' }, /--status must be one of new, waiting, confirming, paid, underpaid, expired, failed, refunded/],
+    [{ status: 'sleeping' }, /--status must be one of new, waiting, confirming, paid/],
     [{ status: 'unknown' }, /--status/],
     [{ size: '0' }, /--size must be a whole number from 1 to 200/],
     [{ size: '201' }, /--size/],
@@ -99,13 +102,14 @@ describe('filters, checked before any request', () => {
 });
 
 describe('gw payments', () => {
-  it('--json: {"payments": [fields…], "page", "pages", "total"}, amounts exact', async () => {
-    const { t, opts, gateway } = setup(() => page(1, 3, 41, [row(1), row(2)]), { json: true }, { filter: { orderId: 'x' } });
+  it('--json: {"payments": [fields…], "page", "pages", "total", "complete"}, amounts exact', async () => {
+    const x = (n: number) => row(n, { orderId: 'x' });
+    const { t, opts, gateway } = setup(() => page(1, 3, 41, [x(1), x(2)]), { json: true }, { filter: { orderId: 'x' } });
     await paymentsRun(opts);
     expect(gateway.calls).toEqual([{ method: 'payments', args: [{ orderId: 'x' }] }]);
     const doc = JSON.parse(t.stdout()) as { payments: Array<Record<string, unknown>>; page: number; pages: number; total: number };
-    expect(Object.keys(doc)).toEqual(['payments', 'page', 'pages', 'total']);
-    expect(doc).toMatchObject({ page: 1, pages: 3, total: 41 });
+    expect(Object.keys(doc)).toEqual(['payments', 'page', 'pages', 'total', 'complete']);
+    expect(doc).toMatchObject({ page: 1, pages: 3, total: 41, complete: true });
     expect(doc.payments[0]).toMatchObject({ trackId: '184729301', status: 'waiting', gatewayStatus: 'Waiting', amount: '25.5', payAmount: '0.00038875' });
   });
 
@@ -153,16 +157,273 @@ describe('gw payments', () => {
     expect(doc).toMatchObject({ page: 3, pages: 3 });
   });
 
-  it(`--all stops after ${MAX_PAGES} pages and says so`, async () => {
+  it(`--all stops after ${MAX_PAGES} pages and says so: the rows kept, complete false, exit 76`, async () => {
     const { t, opts, gateway } = setup((f) => page(f.page ?? 1, 10_000, 2_000_000), { json: true }, { all: true, filter: { size: 200 } });
-    await paymentsRun(opts);
+    const error = await catchAsync(() => paymentsRun(opts));
     expect(gateway.calls).toHaveLength(MAX_PAGES);
-    expect(t.stderr()).toMatch(/"warning".*stopped after 50 pages \(50 of 2000000 payments\): narrow the filters/);
+    expect(error.exitCode).toBe(ExitCode.PROTOCOL);
+    expect(error.message).toBe('the listing is incomplete: gw stopped after 50 pages of 10000; 50 payments shown');
+    const doc = JSON.parse(t.stdout()) as { payments: unknown[]; complete: boolean };
+    expect(doc.payments).toHaveLength(50);
+    expect(doc.complete).toBe(false);
   });
 
   it('nothing found', async () => {
     const { t, opts } = setup(() => ({ payments: [], page: 1, pages: 1, total: 0 }));
     await paymentsRun(opts);
     expect(t.stdout()).toBe('No payments match.\n');
+  });
+});
+
+async function catchAsync(fn: () => Promise<unknown>): Promise<GwError> {
+  try {
+    await fn();
+  } catch (error) {
+    if (error instanceof GwError) return error;
+    throw error;
+  }
+  throw new Error('expected a GwError');
+}
+
+/** The versioned API's history: every filter but the order id is sent. */
+const V1_SENT = new Set<HistoryFilterName>(['status', 'trackId', 'currency', 'payCurrency', 'network', 'from', 'to', 'minAmount', 'maxAmount']);
+
+/** A history of `count` payments, newest first; payment n belongs to order `order-${n % orders}`. */
+function history(count: number, orders: number): PaymentInfo[] {
+  return Array.from({ length: count }, (_, i) => row(i + 1, { orderId: `order-${(i + 1) % orders}`, trackId: `9000${i + 1}` }));
+}
+
+/** A gateway that ignores every filter and pages `rows` by the size asked (default 10), as meta {page, last_page, total}. */
+function ignoringFilters(rows: PaymentInfo[]): (f: PaymentFilter) => PaymentPage {
+  return (f) => {
+    const size = f.size ?? 10;
+    const n = f.page ?? 1;
+    const pages = Math.max(1, Math.ceil(rows.length / size));
+    return { payments: rows.slice((n - 1) * size, n * size), page: n, pages, total: rows.length, declared: { page: n, pages, total: rows.length } };
+  };
+}
+
+function v1Setup(answer: (filter: PaymentFilter) => PaymentPage | Promise<PaymentPage>, io: TestIOOptions = {}, extra: Partial<PaymentsOptions> = {}) {
+  const s = setup(answer, io, extra);
+  Object.assign(s.gateway, { historyFilters: V1_SENT });
+  return s;
+}
+
+const orderIds = (stdout: string): unknown[] => (JSON.parse(stdout) as { payments: Array<{ orderId: unknown }> }).payments.map((p) => p.orderId);
+
+describe('filters the gateway does not apply: gw applies them', () => {
+  it('v1 has no order id filter: gw reads the pages at 200, shows only the order, exact counts', async () => {
+    const rows = history(450, 50);
+    const { t, opts, gateway } = v1Setup(ignoringFilters(rows), { json: true }, { filter: { orderId: 'order-7' } });
+    await paymentsRun(opts);
+    expect(gateway.calls.map((c) => c.args[0])).toEqual([
+      { orderId: 'order-7', size: 200 },
+      { orderId: 'order-7', size: 200, page: 2 },
+      { orderId: 'order-7', size: 200, page: 3 },
+    ]);
+    const doc = JSON.parse(t.stdout()) as { payments: Array<{ orderId: string }>; page: number; pages: number; total: number; complete: boolean };
+    expect(doc.payments.map((p) => p.orderId)).toEqual(Array(9).fill('order-7'));
+    expect(doc).toMatchObject({ page: 1, pages: 1, total: 9, complete: true });
+  });
+
+  it('--page and --size apply to the filtered result; once gw has the page it stops reading (counts unknown: null)', async () => {
+    const rows = history(1000, 10);
+    const { t, opts, gateway } = v1Setup(ignoringFilters(rows), { json: true }, { filter: { orderId: 'order-3', page: 2, size: 5 } });
+    await paymentsRun(opts);
+    expect(gateway.calls).toHaveLength(1);
+    const doc = JSON.parse(t.stdout()) as { payments: Array<{ trackId: string }>; page: number; pages: unknown; total: unknown; complete: boolean };
+    expect(doc.payments.map((p) => p.trackId)).toEqual(['900053', '900063', '900073', '900083', '900093']);
+    expect(doc).toMatchObject({ page: 2, pages: null, total: null, complete: true });
+  });
+
+  it('on a terminal, the next page is named even when the count is unknown', async () => {
+    const { t, opts } = v1Setup(
+      ignoringFilters(history(1000, 10)),
+      { stdoutTTY: true, stderrTTY: true, width: 120 },
+      { filter: { orderId: 'order-3', size: 5 } },
+    );
+    await paymentsRun(opts);
+    expect(t.stdout().match(/order-3/g)).toHaveLength(5);
+    expect(t.stderr()).toContain('--page 2 for the next');
+  });
+
+  it('a filter the gateway was sent but ignored: the contradicting rows are never shown (gw filters instead)', async () => {
+    const rows = history(30, 3);
+    const { t, opts, gateway } = setup(ignoringFilters(rows), { json: true }, { filter: { orderId: 'order-1' } });
+    await paymentsRun(opts);
+    expect(orderIds(t.stdout())).toEqual(Array(10).fill('order-1'));
+    // The first page (the gateway's paging) showed the filter ignored; then gw read at 200.
+    expect(gateway.calls.map((c) => c.args[0])).toEqual([{ orderId: 'order-1' }, { orderId: 'order-1', size: 200 }]);
+    const status = setup(ignoringFilters(rows), { json: true }, { filter: { status: 'paid' } });
+    await paymentsRun(status.opts);
+    const statuses = (JSON.parse(status.t.stdout()) as { payments: Array<{ status: string }> }).payments.map((p) => p.status);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(['paid']));
+  });
+
+  it('a row that does not say is kept for a filter the gateway applied, dropped for one gw applies alone', async () => {
+    const silent = paymentInfoOf({ trackId: '1', status: 'Paid', amount: 5, currency: 'USD' });
+    const gatewayApplied = setup(() => page(1, 1, 1, [silent]), { json: true }, { filter: { network: 'Tron Network', minAmount: d('1') } });
+    await paymentsRun(gatewayApplied.opts);
+    expect(orderIds(gatewayApplied.t.stdout())).toHaveLength(1);
+    const gwApplied = v1Setup(() => page(1, 1, 1, [silent]), { json: true }, { filter: { orderId: 'A' } });
+    await paymentsRun(gwApplied.opts);
+    expect(orderIds(gwApplied.t.stdout())).toHaveLength(0);
+  });
+
+  it('network names compare as the same network ("TRC20" asked, "Tron Network" sent)', async () => {
+    const rows = [row(1, { network: 'Tron Network' }), row(2, { network: 'Bitcoin Network' })];
+    const { t, opts } = v1Setup(() => page(1, 1, 2, rows), { json: true }, { filter: { network: 'TRC20', orderId: 'order-with-a-rather-long-name-1' } });
+    await paymentsRun(opts);
+    expect(orderIds(t.stdout())).toEqual(['order-with-a-rather-long-name-1']);
+  });
+});
+
+describe('incomplete listings: the rows read are kept, "complete": false, exit 76, one line', () => {
+  it('pages that repeat (--all): stops at the repeat', async () => {
+    const { t, opts, gateway } = setup((f) => page(f.page ?? 1, 5, 5, [row(1)]), { json: true }, { all: true, filter: { size: 200 } });
+    const error = await catchAsync(() => paymentsRun(opts));
+    expect(gateway.calls).toHaveLength(2);
+    expect(error.exitCode).toBe(ExitCode.PROTOCOL);
+    expect(error.message).toBe("the listing is incomplete: the gateway's page 2 repeats payments of earlier pages; 1 payment shown");
+    const doc = JSON.parse(t.stdout()) as { payments: unknown[]; complete: boolean };
+    expect(doc.payments).toHaveLength(1);
+    expect(doc.complete).toBe(false);
+  });
+
+  it('pages that repeat while gw filters (v1 order id): stops, says so', async () => {
+    const { t, opts } = v1Setup(() => page(1, 4, 800, [row(1, { orderId: 'A' }), row(2)]), { json: true }, { filter: { orderId: 'A' } });
+    const error = await catchAsync(() => paymentsRun(opts));
+    expect(error.exitCode).toBe(ExitCode.PROTOCOL);
+    expect(error.message).toMatch(/^the listing is incomplete: the gateway's page 2 repeats payments of earlier pages \(gw filters these payments itself/);
+    expect(JSON.parse(t.stdout())).toMatchObject({ payments: [{ orderId: 'A' }], complete: false, total: null });
+  });
+
+  it('a last page before the page sent', async () => {
+    const { t, opts } = setup(() => ({ ...page(3, 3, 50), declared: { page: 3, pages: 1, total: 50 } }), { json: true }, { filter: { page: 3 } });
+    const error = await catchAsync(() => paymentsRun(opts));
+    expect(error.exitCode).toBe(ExitCode.PROTOCOL);
+    expect(error.message).toContain("the gateway's page 3 says the last page is 1");
+    expect(JSON.parse(t.stdout())).toMatchObject({ complete: false });
+  });
+
+  it('a page other than the one asked for', async () => {
+    const { opts } = setup(() => ({ ...page(1, 3, 30), declared: { page: 1, pages: 3, total: 30 } }), { json: true }, { filter: { page: 2 } });
+    expect((await catchAsync(() => paymentsRun(opts))).message).toContain('the gateway answered page 1 when asked for page 2');
+  });
+
+  it('a total of 50 whose pages end early (--all)', async () => {
+    const answer = (f: PaymentFilter): PaymentPage => ({ ...page(f.page ?? 1, 2, 50), declared: { page: f.page ?? 1, pages: 2, total: 50 } });
+    const { t, opts } = setup(answer, { json: true }, { all: true, filter: { size: 200 } });
+    const error = await catchAsync(() => paymentsRun(opts));
+    expect(error.message).toBe('the listing is incomplete: the gateway counted 50 payments but its pages ended after 2; 2 payments shown');
+    expect(JSON.parse(t.stdout())).toMatchObject({ complete: false, total: 50 });
+  });
+
+  it('a total of 50 on a page that is the only one and holds 1', async () => {
+    const { opts } = setup(() => ({ ...page(1, 1, 50), declared: { page: 1, pages: 1, total: 50 } }), {});
+    expect((await catchAsync(() => paymentsRun(opts))).message).toContain('the gateway counted 50 payments but its only page holds 1');
+  });
+
+  it('an empty page before the last one', async () => {
+    const answer = (f: PaymentFilter): PaymentPage => (f.page === 2 ? page(2, 3, 30, []) : page(f.page ?? 1, 3, 30));
+    const { opts } = setup(answer, { json: true }, { all: true, filter: { size: 200 } });
+    expect((await catchAsync(() => paymentsRun(opts))).message).toContain("the gateway's page 2 of 3 is empty");
+  });
+
+  it('the deadline in the middle of the reading: stops, the rows kept, says where', async () => {
+    const rows = history(450, 50);
+    const answer = (f: PaymentFilter): PaymentPage => {
+      if ((f.page ?? 1) >= 2) throw new GwError(ExitCode.TEMPFAIL, 'no time was left to send the request to the gateway');
+      return ignoringFilters(rows)(f);
+    };
+    const { t, opts, gateway } = v1Setup(answer, { json: true }, { filter: { orderId: 'order-0' } });
+    const error = await catchAsync(() => paymentsRun(opts));
+    expect(gateway.calls).toHaveLength(2);
+    expect(error.exitCode).toBe(ExitCode.PROTOCOL);
+    expect(error.message).toMatch(/^the listing is incomplete: stopped before page 2 of 3: no time was left to send the request to the gateway/);
+    expect(JSON.parse(t.stdout())).toMatchObject({ complete: false, total: null });
+    expect(orderIds(t.stdout())).toEqual(Array(4).fill('order-0'));
+  });
+
+  it("another failure in the middle: the rows kept, that failure's exit code", async () => {
+    const answer = (f: PaymentFilter): PaymentPage => {
+      if (f.page === 2) throw new GwError(ExitCode.UNAVAILABLE, 'the gateway failed (HTTP 503)');
+      return page(1, 2, 2);
+    };
+    const { t, opts } = setup(answer, { json: true }, { all: true, filter: { size: 200 } });
+    const error = await catchAsync(() => paymentsRun(opts));
+    expect(error.exitCode).toBe(ExitCode.UNAVAILABLE);
+    expect(error.message).toBe('the listing is incomplete: page 2 of 2 could not be read; 1 payment shown: the gateway failed (HTTP 503)');
+    expect(JSON.parse(t.stdout())).toMatchObject({ complete: false });
+  });
+
+  it('a complete listing says so', async () => {
+    const { t, opts } = setup(() => page(1, 1, 1), { json: true });
+    await paymentsRun(opts);
+    expect(JSON.parse(t.stdout())).toMatchObject({ complete: true });
+  });
+});
+
+describe('--all writes each page as it is read', () => {
+  it('--json: the same document printJson gives, written page by page', async () => {
+    const answer = (f: PaymentFilter): PaymentPage => page(f.page ?? 1, 3, 3, [row(f.page ?? 1)]);
+    const streamed = setup(answer, { json: true }, { all: true, filter: { size: 200 } });
+    await paymentsRun(streamed.opts);
+    const doc = JSON.parse(streamed.t.stdout()) as { payments: Array<Record<string, unknown>> };
+    const expected = IOStreams.test({ json: true });
+    expected.io.printJson({ payments: doc.payments, page: 3, pages: 3, total: 3, complete: true });
+    expect(streamed.t.stdout()).toBe(expected.stdout());
+    const none = setup(() => ({ payments: [], page: 1, pages: 1, total: 0 }), { json: true }, { all: true, filter: { size: 200 } });
+    await paymentsRun(none.opts);
+    expect(JSON.parse(none.t.stdout())).toEqual({ payments: [], page: 1, pages: 1, total: 0, complete: true });
+  });
+
+  it('a table: one header, the rows of every page under it', async () => {
+    const answer = (f: PaymentFilter): PaymentPage => page(f.page ?? 1, 3, 3, [row(f.page ?? 1)]);
+    const { t, opts } = setup(answer, {}, { all: true, filter: { size: 200 } });
+    await paymentsRun(opts);
+    const lines = t.stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^Created +Track ID/);
+    expect(lines.slice(1).map((l) => l.split(/\s{2,}/)[1])).toEqual(['184729301', '184729302', '184729303']);
+    expect(new Set(lines.slice(1).map((l) => l.indexOf('184729')))).toHaveProperty('size', 1);
+  });
+
+  it.each([
+    ['EPIPE', 'stdout was closed (EPIPE)'],
+    ['ENOSPC', 'the output could not be written to stdout (ENOSPC)'],
+  ])('stdout failing with %s: gw stops reading pages, exit 74', async (code, message) => {
+    const writes: string[] = [];
+    const stdout: OutStream = {
+      write(chunk, callback) {
+        writes.push(chunk);
+        const error = Object.assign(new Error(code), { code });
+        queueMicrotask(() => callback?.(error));
+        return false;
+      },
+    };
+    const stderr: OutStream = { write: () => true };
+    const io = new IOStreams({ stdout, stderr, env: {} });
+    io.setJson(true);
+    const gateway = new FakeGateway({ page: (f: PaymentFilter) => page(f.page ?? 1, 40, 40) });
+    const error = await catchAsync(() => paymentsRun({ io, gateway: async () => gateway, clock: new ManualClock(NOW), filter: { size: 200 }, all: true }));
+    expect(error.exitCode).toBe(ExitCode.IOERR);
+    expect(error.message).toContain(message);
+    expect(gateway.calls).toHaveLength(1);
+    expect(writes).toHaveLength(1);
+  });
+
+  it('a one-shot listing whose reader went away stays quiet (runCli flushes; EPIPE is no failure there)', async () => {
+    const stdout: OutStream = {
+      write(_chunk, callback) {
+        queueMicrotask(() => callback?.(Object.assign(new Error('EPIPE'), { code: 'EPIPE' })));
+        return false;
+      },
+    };
+    const io = new IOStreams({ stdout, stderr: { write: () => true }, env: {} });
+    const gateway = new FakeGateway({ page: () => page(1, 1, 1) });
+    await paymentsRun({ io, gateway: async () => gateway, clock: new ManualClock(NOW), filter: {}, all: false });
+    await io.flush();
   });
 });

@@ -343,9 +343,16 @@ describe('decodeV1PaymentPage', () => {
   });
 
   it('without paging: one page holding what was sent; an empty list is fine', () => {
-    expect(decodeV1PaymentPage(body(ok('{"list":[]}')), 'x')).toEqual({ payments: [], page: 1, pages: 1, total: 0 });
+    expect(decodeV1PaymentPage(body(ok('{"list":[]}')), 'x')).toEqual({ payments: [], page: 1, pages: 1, total: 0, declared: {} });
     const page = decodeV1PaymentPage(body(ok('{"list":[{"track_id":"1"}],"meta":{"page":"3","lastPage":"4"}}')), 'x');
     expect([page.page, page.pages, page.total]).toEqual([3, 4, 1]);
+    expect(page.declared).toEqual({ page: 3, pages: 4 });
+  });
+
+  it('keeps the paging as stated beside the liberal one: a last page before the page is visible to the reader', () => {
+    const page = decodeV1PaymentPage(body(ok('{"list":[{"track_id":"1"}],"meta":{"page":3,"last_page":1,"total":50}}')), 'x');
+    expect([page.page, page.pages, page.total]).toEqual([3, 3, 50]);
+    expect(page.declared).toEqual({ page: 3, pages: 1, total: 50 });
   });
 
   it.each([
@@ -481,7 +488,7 @@ describe('V1Gateway requests', () => {
     expect(trackIdSegment('a.b')).toBe('a.b');
   });
 
-  it('payments: GET /v1/payment with every filter as a query parameter in the versioned names, dates as Unix seconds, the v1 status spelling', async () => {
+  it('payments: GET /v1/payment with every documented filter as a query parameter in the versioned names, dates as Unix seconds, the v1 status spelling; no order_id (undocumented there)', async () => {
     const { fake, gw } = client([json(ok(`{"list":[${PAYMENT_INFO_DATA}],"meta":{"page":2,"last_page":3,"total":41}}`))]);
     const page = await gw.payments({
       page: 2,
@@ -502,12 +509,49 @@ describe('V1Gateway requests', () => {
       {
         method: 'GET',
         path:
-          '/v1/payment?page=2&size=20&status=paying&order_id=ORD+7%26x&track_id=184729305&currency=USD&pay_currency=USDT' +
+          '/v1/payment?page=2&size=20&status=paying&track_id=184729305&currency=USD&pay_currency=USDT' +
           '&network=Tron+Network&from_date=1700000000&to_date=1700086400&from_amount=10.50&to_amount=0.000000000000000001',
         headers: { merchant_api_key: MERCHANT, 'content-type': 'application/json' },
         idempotent: true,
       },
     ]);
+  });
+
+  it('payments: the filters sent are exactly the documented ones; the order id is left to the caller', () => {
+    expect(client([]).gw.historyFilters).toEqual(new Set(['status', 'trackId', 'currency', 'payCurrency', 'network', 'from', 'to', 'minAmount', 'maxAmount']));
+    expect(historyQuery({ orderId: 'ORD-7' })).toBe('');
+    const documented = new Set([
+      'track_id',
+      'type',
+      'status',
+      'pay_currency',
+      'currency',
+      'network',
+      'address',
+      'from_date',
+      'to_date',
+      'from_amount',
+      'to_amount',
+      'sort_by',
+      'sort_type',
+      'page',
+      'size',
+    ]);
+    const query = historyQuery({
+      page: 1,
+      size: 2,
+      status: 'paid',
+      orderId: 'x',
+      trackId: '1',
+      currency: 'USD',
+      payCurrency: 'BTC',
+      network: 'n',
+      from: new Date(0),
+      to: new Date(1),
+      minAmount: d('1'),
+      maxAmount: d('2'),
+    });
+    for (const name of new URLSearchParams(query.slice(1)).keys()) expect(documented).toContain(name);
   });
 
   it('payments: no filter, no query string; statuses with no versioned name are sent as gw names them', async () => {

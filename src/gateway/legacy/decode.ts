@@ -140,8 +140,11 @@ export function decodePaymentPage(body: JsonObject, what: string): PaymentPage {
     return decodePaymentInfo(item, what);
   });
   const meta = isJsonObject(body.meta) ? body.meta : isJsonObject(data) && isJsonObject(data.meta) ? data.meta : body;
-  const page = readCount(meta.page) ?? 1;
-  const pages = readCount(meta.last_page ?? meta.lastPage ?? meta.pages) ?? page;
-  const total = readCount(meta.total) ?? payments.length;
-  return { payments, page: Math.max(1, page), pages: Math.max(page, pages), total };
+  const declared: NonNullable<PaymentPage['declared']> = {};
+  const [page, pages, total] = [readCount(meta.page), readCount(meta.last_page ?? meta.lastPage ?? meta.pages), readCount(meta.total)];
+  if (page !== undefined) declared.page = page;
+  if (pages !== undefined) declared.pages = pages;
+  if (total !== undefined) declared.total = total;
+  const shown = page ?? 1;
+  return { payments, page: Math.max(1, shown), pages: Math.max(shown, pages ?? shown), total: total ?? payments.length, declared };
 }

@@ -17,6 +17,7 @@ import type {
   KeySetting,
   Keys,
   Payment,
+  HistoryFilterName,
   PaymentFilter,
   PaymentInfo,
   PaymentPage,
@@ -69,7 +70,25 @@ export function trackIdSegment(trackId: string): string {
   return encodeURIComponent(trackId);
 }
 
-/** The query string of a history request: the filters given, under the versioned API's names. */
+/**
+ * The history filters GET /v1/payment documents (docs.oxapay.com/api-reference/payment/payment-history:
+ * track_id, type, status, pay_currency, currency, network, address, from_date, to_date,
+ * from_amount, to_amount, sort_by, sort_type, page, size). It has no order id: the caller applies
+ * that one itself (src/gateway/history.ts), and nothing else is sent.
+ */
+export const V1_HISTORY_FILTERS: ReadonlySet<HistoryFilterName> = new Set<HistoryFilterName>([
+  'status',
+  'trackId',
+  'currency',
+  'payCurrency',
+  'network',
+  'from',
+  'to',
+  'minAmount',
+  'maxAmount',
+]);
+
+/** The query string of a history request: the documented filters given (V1_HISTORY_FILTERS), under the versioned API's names. */
 export function historyQuery(filter: PaymentFilter): string {
   const query = new URLSearchParams();
   const put = (name: InterfaceName, value: string | undefined): void => {
@@ -78,7 +97,6 @@ export function historyQuery(filter: PaymentFilter): string {
   put('page', filter.page === undefined ? undefined : String(filter.page));
   put('size', filter.size === undefined ? undefined : String(filter.size));
   put('status', filter.status === undefined ? undefined : (v1StatusName(filter.status) ?? filter.status));
-  put('orderId', filter.orderId);
   put('trackId', filter.trackId);
   put('currency', filter.currency);
   put('payCurrency', filter.payCurrency);
@@ -112,6 +130,8 @@ export function whiteLabelBody(req: PaymentRequest): string {
 }
 
 export class V1Gateway implements GatewayClient {
+  readonly historyFilters = V1_HISTORY_FILTERS;
+
   constructor(
     private readonly transport: HttpTransport,
     private readonly keys: Keys,
@@ -196,7 +216,10 @@ export class V1Gateway implements GatewayClient {
     return decodeV1PaymentInfo(v1Data(body, what), what);
   }
 
-  /** GET /v1/payment?… (merchant key): one page of the history, filters as query parameters. */
+  /**
+   * GET /v1/payment?… (merchant key): one page of the history, the documented filters as query
+   * parameters (V1_HISTORY_FILTERS); an order id is not sent (the history has no such parameter).
+   */
   async payments(filter: PaymentFilter): Promise<PaymentPage> {
     const what = 'the payment history request';
     if (filter.size !== undefined && (!Number.isInteger(filter.size) || filter.size < 1 || filter.size > MAX_PAGE_SIZE)) {

@@ -262,8 +262,18 @@ export function decodeV1PaymentPage(body: JsonObject, what: string): PaymentPage
     return decodeV1PaymentInfo(item, what);
   });
   const meta = isJsonObject(data) && isJsonObject(data.meta) ? data.meta : isJsonObject(body.meta) ? body.meta : {};
-  const page = readCount(meta.page) ?? 1;
-  const pages = readCount(meta.last_page ?? meta.lastPage ?? meta.pages) ?? page;
-  const total = readCount(meta.total) ?? payments.length;
-  return { payments, page: Math.max(1, page), pages: Math.max(page, pages), total };
+  const declared = { page: readCount(meta.page), pages: readCount(meta.last_page ?? meta.lastPage ?? meta.pages), total: readCount(meta.total) };
+  const page = declared.page ?? 1;
+  const pages = declared.pages ?? page;
+  const total = declared.total ?? payments.length;
+  return { payments, page: Math.max(1, page), pages: Math.max(page, pages), total, declared: definedOnly(declared) };
+}
+
+/** The paging fields the answer gave (absent ones left out, as exactOptionalPropertyTypes wants). */
+function definedOnly(counts: { page: number | undefined; pages: number | undefined; total: number | undefined }): NonNullable<PaymentPage['declared']> {
+  const out: NonNullable<PaymentPage['declared']> = {};
+  if (counts.page !== undefined) out.page = counts.page;
+  if (counts.pages !== undefined) out.pages = counts.pages;
+  if (counts.total !== undefined) out.total = counts.total;
+  return out;
 }
