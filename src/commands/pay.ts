@@ -33,7 +33,7 @@ import { Untrusted } from '../output/untrusted.js';
 import { counterScreen, outcomeScreen, rateWords, type Outcome, type ScreenQr } from '../output/counter-screen.js';
 import { statusText } from '../output/status-view.js';
 import { renderDetails, type DetailRow } from '../output/table.js';
-import { localDateTime, parseTimestamp, timeLeftWords } from '../output/time.js';
+import { expiryWords, localDateTime, parseTimestamp, readTimestamp } from '../output/time.js';
 import { maxAssetDecimals } from '../payment-uri/decimals.js';
 import type { PaymentUri } from '../payment-uri/index.js';
 
@@ -305,15 +305,21 @@ const OPEN_STATES = new Set(['new', 'waiting', 'confirming', 'unknown']);
  */
 export async function findExisting(gateway: GatewayClient, request: PaymentRequest, now: number): Promise<Existing | undefined> {
   const orderId = request.orderId ?? '';
+  const nothingCreated = 'nothing was created: try again, or leave out --reuse-if-exists';
   let found: PaymentInfo[];
   try {
-    found = (await gateway.payments({ orderId, size: 50 })).payments;
+    // Every payment of the order, whatever page it is on; with api v1, whose history has no order
+    // id filter, gw reads the history and keeps the order's own (src/gateway/history.ts).
+    const { listPayments, SCAN_PAGE_SIZE } = await import('../gateway/history.js');
+    const listing = await listPayments(gateway, { orderId, size: SCAN_PAGE_SIZE }, { all: true, maxPages: 50 });
+    if (listing.failure !== undefined) throw listing.failure;
+    if (listing.incomplete !== undefined) {
+      throw new GwError(ExitCode.PROTOCOL, `could not read every payment of order "${orderId}": ${listing.incomplete}`, { hint: nothingCreated });
+    }
+    found = listing.payments;
   } catch (error) {
-    if (!(error instanceof GwError)) throw error;
-    throw error.with({
-      message: `could not look for the payments of order "${orderId}": ${error.message}`,
-      hint: 'nothing was created: try again, or leave out --reuse-if-exists',
-    });
+    if (!(error instanceof GwError) || error.hint === nothingCreated) throw error;
+    throw error.with({ message: `could not look for the payments of order "${orderId}": ${error.message}`, hint: nothingCreated });
   }
   const mine = found.filter((p) => p.orderId?.raw() === orderId);
   const createdAt = (p: PaymentInfo): number => parseTimestamp(p.date)?.getTime() ?? 0;
@@ -399,16 +405,25 @@ export async function payRun(opts: PayOptions): Promise<void> {
     );
   }
 
-  // A payment that is already past its expiry is never shown as payable.
+  // A payment that is already past its expiry is never shown as payable. Only a possible time
+  // counts (src/output/time.ts): -1 or 10^20 is the gateway's broken value, shown as an unknown
+  // expiry, not read as a date in 1970 or 2001 and blamed on this machine's clock.
   const expiry = parseTimestamp(payment.expiredAt);
   if (expiry !== undefined && expiry.getTime() <= clock.now()) {
     await printPayment(opts, payment, undefined);
+    const createdAt = parseTimestamp(payment.createdAt);
+    const contradicts = createdAt !== undefined && expiry.getTime() <= createdAt.getTime();
     throw created(
       new GwError(ExitCode.EXPIRED, `payment ${payment.trackId} arrived already expired (at ${localDateTime(expiry)}): it is not payable and no QR is shown`, {
-        hint: `this machine's clock says ${localDateTime(new Date(clock.now()))}: check it; then create a new payment`,
+        hint: contradicts
+          ? `the gateway's own times disagree: it expires no later than it was created (${localDateTime(createdAt)}); check it with the gateway, then create a new payment`
+          : `this machine's clock says ${localDateTime(new Date(clock.now()))}: check it; then create a new payment`,
       }),
     );
   }
+  const expiryRead = readTimestamp(payment.expiredAt);
+  if (expiryRead.kind === 'invalid')
+    io.warn(`the gateway sent an expiry that is not a time (${JSON.stringify(expiryRead.text)}): when payment ${payment.trackId} expires is unknown`);
 
   let uri: PaymentUri;
   try {
@@ -673,9 +688,8 @@ function paymentRows(opts: PayOptions, payment: Payment, uri: PaymentUri | undef
         label: 'Memo',
         value: `${chalk.bold(Untrusted.of(uri.memo).toString())}  ${chalk.yellow('(required: without it the payment cannot be matched)')}`,
       });
-    const expiry = parseTimestamp(payment.expiredAt);
-    if (expiry !== undefined) rows.push({ label: 'Expires', value: timeLeftWords(expiry, opts.clock.now()) });
-    else if (payment.expiredAt !== null) rows.push({ label: 'Expires', value: String(payment.expiredAt) });
+    const expires = expiryWords(payment.expiredAt, opts.clock.now());
+    if (expires !== undefined) rows.push({ label: 'Expires', value: expires });
   }
   if (payment.amount !== null) rows.push({ label: 'Amount', value: `${payment.amount} ${payment.currency ?? ''}`.trim() });
   const rate = rateWords(payment);

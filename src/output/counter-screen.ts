@@ -22,7 +22,7 @@ import type { Decimal } from '../money/decimal.js';
 import type { PaymentUri } from '../payment-uri/index.js';
 import { bigText } from './big-text.js';
 import { padVisible, truncateVisible, visibleWidth, wrapPlain } from './cells.js';
-import { localDateTime, parseTimestamp, timeLeftWords } from './time.js';
+import { expiryWords as expiryText, localDateTime, parseTimestamp } from './time.js';
 import { Untrusted } from './untrusted.js';
 
 /** The QR as renderTerminalQr drew it, and its size in cells (from qrSymbol). */
@@ -97,9 +97,8 @@ function networkWords(payment: Payment, uri: PaymentUri): string {
 }
 
 function expiryWords(payment: Payment, now: number): string | undefined {
-  const expiry = parseTimestamp(payment.expiredAt);
-  if (expiry !== undefined) return timeLeftWords(expiry, now);
-  return payment.expiredAt === null ? undefined : String(payment.expiredAt);
+  // A value that is no possible time (-1, 10^20) is "unknown (the gateway sent …)", never a date.
+  return expiryText(payment.expiredAt, now);
 }
 
 function toUnits(d: Decimal): bigint {

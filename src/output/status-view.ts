@@ -6,7 +6,7 @@ import type { PaymentInfo } from '../gateway/gateway.js';
 import { receivedAmount } from '../cmdutil/wait.js';
 import type { Decimal } from '../money/decimal.js';
 import { renderDetails, type DetailRow } from './table.js';
-import { localDateTime, parseTimestamp, timeLeftWords } from './time.js';
+import { expiryWords, localDateTime, parseTimestamp } from './time.js';
 
 /** What each state means at the counter, in a few words. */
 export const STATE_WORDS: Readonly<Record<PaymentState, string>> = {
@@ -58,9 +58,9 @@ export function statusText(info: PaymentInfo, now: number, chalk: Palette): stri
   add('Transaction', info.txID?.toString());
   add('Created', when(info.date));
   add('Paid at', when(info.payDate));
-  const expiry = parseTimestamp(info.expiredAt);
-  if (expiry !== undefined && (info.status === 'new' || info.status === 'waiting' || info.status === 'confirming' || info.status === 'unknown'))
-    add('Expires', timeLeftWords(expiry, now));
+  // A value that is no possible time (-1, 10^20) shows as "unknown (the gateway sent …)", never a date.
+  if (info.status === 'new' || info.status === 'waiting' || info.status === 'confirming' || info.status === 'unknown')
+    add('Expires', expiryWords(info.expiredAt, now));
   add('Track ID', info.trackId.toString());
   add('Order ID', info.orderId?.toString());
   add('Description', info.description?.toString());

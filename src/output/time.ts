@@ -2,18 +2,57 @@
 // date string; shown in local time with the time left in words.
 import type { Scalar } from '../gateway/gateway.js';
 
+/** The earliest time a payment can carry: 2009-01-03, Bitcoin's first block. */
+export const EARLIEST_TIMESTAMP = Date.UTC(2009, 0, 3);
+/** The latest: 2100-01-01. Anything past it is a broken value, not a date. */
+export const LATEST_TIMESTAMP = Date.UTC(2100, 0, 1);
+
 /**
- * expiredAt/createdAt/date/payDate: unix seconds or milliseconds (number or numeric text), or a date
- * string. 0 and blank mean "none" (a payDate before the payment).
+ * A time the gateway sent, read: none (absent, 0, blank: a payDate before the payment), a date,
+ * or a value that is no possible time (negative, fractional garbage, text that is no date, or
+ * outside 2009–2100): the gateway's fault, shown as such, never taken for a date or a clock
+ * problem.
  */
-export function parseTimestamp(value: Scalar | null | undefined): Date | undefined {
-  if (value === null || value === undefined) return undefined;
+export type Timestamp = { kind: 'none' } | { kind: 'date'; date: Date } | { kind: 'invalid'; text: string };
+
+/**
+ * expiredAt/createdAt/date/payDate: Unix seconds or milliseconds (a number or numeric text; a
+ * value of 10^11 or more is milliseconds) or an ISO 8601 date (2026-11-22, 2026-11-22T14:05:00Z,
+ * 2026-11-22 14:05:00).
+ */
+export function readTimestamp(value: Scalar | null | undefined): Timestamp {
+  if (value === null || value === undefined) return { kind: 'none' };
   const text = String(value).trim();
-  if (/^0*$/.test(text)) return undefined;
-  if (/^\d{9,11}$/.test(text)) return new Date(Number(text) * 1000);
-  if (/^\d{12,14}$/.test(text)) return new Date(Number(text));
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : new Date(ms);
+  if (/^0*(?:\.0*)?$/.test(text)) return { kind: 'none' };
+  const invalid: Timestamp = { kind: 'invalid', text: text.slice(0, 40) };
+  let ms: number;
+  if (/^\d{1,16}(?:\.\d+)?$/.test(text)) {
+    const n = Number(text);
+    ms = n >= 1e11 ? n : n * 1000;
+  } else if (/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)) {
+    ms = Date.parse(text);
+  } else {
+    return invalid;
+  }
+  if (!Number.isFinite(ms) || ms < EARLIEST_TIMESTAMP || ms >= LATEST_TIMESTAMP) return invalid;
+  return { kind: 'date', date: new Date(Math.floor(ms)) };
+}
+
+/** A time the gateway sent, as a Date; undefined when there is none or it is no possible time (readTimestamp tells which). */
+export function parseTimestamp(value: Scalar | null | undefined): Date | undefined {
+  const read = readTimestamp(value);
+  return read.kind === 'date' ? read.date : undefined;
+}
+
+/**
+ * The expiry for people: "59 min left, until 14:42", "expired 3 min ago", "unknown (the gateway
+ * sent "-1", which is not a time)", or undefined when the gateway sent none.
+ */
+export function expiryWords(value: Scalar | null | undefined, now: number): string | undefined {
+  const read = readTimestamp(value);
+  if (read.kind === 'none') return undefined;
+  if (read.kind === 'invalid') return `unknown (the gateway sent ${JSON.stringify(read.text)}, which is not a time)`;
+  return timeLeftWords(read.date, now);
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0');

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/cmdutil/clock.js';
 import { buildPaymentRequest, payRun, type PayOptions } from '../../src/commands/pay.js';
 import { ExitCode, GwError, interrupted } from '../../src/errors.js';
-import type { PaymentInfo, PaymentPage } from '../../src/gateway/gateway.js';
+import type { PaymentFilter, PaymentInfo, PaymentPage } from '../../src/gateway/gateway.js';
 import { bigText } from '../../src/output/big-text.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';
 import { FakeGateway, paymentInfoOf, tronPayment, type FakeAnswers } from '../support/fake-gateway.js';
@@ -193,7 +193,7 @@ describe('gw pay --reuse-if-exists', () => {
     );
     await payRun(opts);
     expect(gateway.calls.map((c) => c.method)).toEqual(['payments', 'paymentInfo']);
-    expect(gateway.calls[0]!.args[0]).toEqual({ orderId: 'ORD-7', size: 50 });
+    expect(gateway.calls[0]!.args[0]).toEqual({ orderId: 'ORD-7', size: 200 });
     expect(gateway.calls[1]!.args[0]).toBe('555');
     expect(t.stderr()).toMatch(/order "ORD-7" already has an open payment, 555: showing it; no new payment was created/);
     expect(t.stdout()).toMatch(/Reusing payment 555 of this order/);
@@ -221,7 +221,34 @@ describe('gw pay --reuse-if-exists', () => {
       { reuseIfExists: true },
     );
     await payRun(opts);
-    expect(gateway.calls.map((c) => c.method)).toEqual(['payments', 'createPayment', 'paymentInfo']);
+    // Another order's payment shows the gateway ignored the order id: gw reads the history again and filters it.
+    expect(gateway.calls.map((c) => c.method)).toEqual(['payments', 'payments', 'createPayment', 'paymentInfo']);
+  });
+
+  it('an order whose payments are on a later page of a history that ignores the order id (api v1): found, none created', async () => {
+    const others = Array.from({ length: 200 }, (_, i) => info('Waiting', { trackId: String(1000 + i), orderId: `other-${i}`, expiredAt: S + 1800 }));
+    const pages = [others, [info('Paid', { trackId: '555' })]];
+    const { t, opts, gateway } = setup(
+      { page: (f: PaymentFilter) => ({ payments: pages[(f.page ?? 1) - 1] ?? [], page: f.page ?? 1, pages: 2, total: 201 }) },
+      { json: true },
+      { reuseIfExists: true },
+    );
+    Object.assign(gateway, { historyFilters: new Set(['status', 'trackId', 'currency', 'payCurrency', 'network', 'from', 'to', 'minAmount', 'maxAmount']) });
+    await payRun(opts);
+    expect(gateway.calls.map((c) => c.method)).toEqual(['payments', 'payments']);
+    expect(JSON.parse(t.stdout())).toMatchObject({ trackId: '555', status: 'paid', reused: true });
+  });
+
+  it('a history that cannot be read to its end (pages repeat): nothing is created, exit 76', async () => {
+    const { opts, gateway } = setup(
+      { page: (f: PaymentFilter) => ({ payments: [info('Expired', { trackId: '1' })], page: f.page ?? 1, pages: 3, total: 3 }) },
+      {},
+      { reuseIfExists: true },
+    );
+    const error = await gwFailure(payRun(opts));
+    expect(error).toMatchObject({ exitCode: ExitCode.PROTOCOL, hint: 'nothing was created: try again, or leave out --reuse-if-exists' });
+    expect(error.message).toContain('could not read every payment of order "ORD-7": the gateway\'s page 2 repeats payments of earlier pages');
+    expect(gateway.calls.map((c) => c.method)).toEqual(['payments', 'payments']);
   });
 
   it('an open payment for another amount is never reused, and no second one is created', async () => {

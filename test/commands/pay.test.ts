@@ -94,7 +94,8 @@ describe('payRun', () => {
 
   it('a payment that arrives already expired is not payable: no QR, exit 11, the clock named', async () => {
     const { t, opts } = setup(
-      { payment: tronPayment(clock.now(), { expiredAt: Math.floor(clock.now() / 1000) - 5 }) },
+      // Created an hour ago by the gateway's clock: this machine's clock looks ahead.
+      { payment: tronPayment(clock.now(), { createdAt: Math.floor(clock.now() / 1000) - 3605, expiredAt: Math.floor(clock.now() / 1000) - 5 }) },
       { stdoutTTY: true, width: 100, height: 30 },
     );
     const error = await gwFailure(payRun(opts));
