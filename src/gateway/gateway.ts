@@ -65,7 +65,8 @@ export interface Payment {
 /** One line of the balance answer. A symbol may appear more than once; nothing is dropped. */
 export interface Balance {
   currency: Untrusted;
-  amount: Decimal;
+  /** null: the gateway sent null, "" or nothing for it: unknown, never taken as 0. */
+  amount: Decimal | null;
 }
 
 /** One blockchain transaction of a payment (the newer API lists them; the legacy inquiry gives one txID). */

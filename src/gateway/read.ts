@@ -14,11 +14,39 @@ export function shapeError(what: string, detail: string): ProtocolError {
   return new ProtocolError(`the gateway's answer to ${what} has an unexpected shape: ${detail}`);
 }
 
+/**
+ * The most digits an amount gw reads may have, written out in plain notation. The largest amount a
+ * chain can hold (a 256-bit count of base units) has 78 digits, 18 of them decimals; 100 leaves
+ * room. An answer with a longer one is refused (exit 76): written out, a few exponents such as
+ * 1e1000 or a few 250 000-digit numbers made one answer of the 1 MiB cap grow past what Node can
+ * hold in a string (aligned in a table, every row as wide as the widest), and gw ended with an
+ * internal error instead.
+ */
+export const MAX_AMOUNT_DIGITS = 100;
+
+/** A literal's value as a Decimal; 'too-long' past MAX_AMOUNT_DIGITS; undefined when it is not a number. */
+function boundedDecimal(literal: string): Decimal | 'too-long' | undefined {
+  const text = literal.trim();
+  // Checked on the literal first, so a long one is never expanded: digits, a sign, a point, an exponent.
+  if (
+    text
+      .replace(/^-|[.]/g, '')
+      .replace(/[eE][+-]?\d+$/, '')
+      .replace(/^0+(?=\d)/, '').length >
+    MAX_AMOUNT_DIGITS + 1
+  )
+    return 'too-long';
+  const decimal = Decimal.fromLiteral(text);
+  if (decimal === undefined) return undefined;
+  return decimal.toString().replace(/^-|[.]/g, '').length > MAX_AMOUNT_DIGITS ? 'too-long' : decimal;
+}
+
 /** A decimal sent as a JSON number or numeric text; null when absent, null or "". */
 export function readDecimal(value: JsonValue | undefined, field: string, what: string): Decimal | null {
   if (value === undefined || value === null || value === '') return null;
   const literal = isJsonNumber(value) ? value.value : typeof value === 'string' ? value : undefined;
-  const decimal = literal === undefined ? undefined : Decimal.fromLiteral(literal);
+  const decimal = literal === undefined ? undefined : boundedDecimal(literal);
+  if (decimal === 'too-long') throw shapeError(what, `${field} has more than ${MAX_AMOUNT_DIGITS} digits`);
   if (decimal === undefined) throw shapeError(what, `${field} is not a number`);
   return decimal;
 }
@@ -91,10 +119,15 @@ export interface OutputObject {
 }
 
 export function outputValue(value: JsonValue, key = ''): OutputValue {
-  // An amount sent as text is written like one sent as a number: plain digits, never "1.5e-7".
-  if (typeof value === 'string') return (AMOUNT_FIELDS.has(key) && Decimal.fromLiteral(value.trim())) || Untrusted.of(value);
+  // An amount sent as text is written like one sent as a number: plain digits, never "1.5e-7";
+  // one longer than MAX_AMOUNT_DIGITS stays as it was sent (written out, it could be huge).
+  const amount = (literal: string): Decimal | undefined => {
+    const decimal = boundedDecimal(literal);
+    return decimal === 'too-long' ? undefined : decimal;
+  };
+  if (typeof value === 'string') return (AMOUNT_FIELDS.has(key) && amount(value)) || Untrusted.of(value);
   if (isJsonNumber(value)) {
-    if (AMOUNT_FIELDS.has(key)) return Decimal.fromLiteral(value.value) ?? Untrusted.of(value.value);
+    if (AMOUNT_FIELDS.has(key)) return amount(value.value) ?? Untrusted.of(value.value);
     const scalar = readScalar(value);
     return scalar === null ? null : scalar;
   }

@@ -7,6 +7,13 @@ export function visibleWidth(text: string): number {
   return [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
 }
 
+/** The largest of `widths` (0 for none): a loop, since spreading a list of 130 000 or more into Math.max overflows the stack. */
+export function widest(widths: readonly number[]): number {
+  let max = 0;
+  for (const width of widths) if (width > max) max = width;
+  return max;
+}
+
 function padEnd(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - visibleWidth(text)));
 }
@@ -20,8 +27,8 @@ export function alignDecimals(values: readonly string[]): string[] {
     const dot = v.indexOf('.');
     return dot < 0 ? { int: v, frac: '' } : { int: v.slice(0, dot), frac: v.slice(dot) };
   });
-  const intWidth = Math.max(0, ...parts.map((p) => p.int.length));
-  const fracWidth = Math.max(0, ...parts.map((p) => p.frac.length));
+  const intWidth = widest(parts.map((p) => p.int.length));
+  const fracWidth = widest(parts.map((p) => p.frac.length));
   return parts.map((p) => p.int.padStart(intWidth) + p.frac.padEnd(fracWidth));
 }
 
@@ -33,7 +40,7 @@ export interface DetailRow {
 
 /** A two-column key/value block: labels padded to one width. */
 export function renderDetails(rows: readonly DetailRow[]): string {
-  const width = Math.max(0, ...rows.map((r) => visibleWidth(r.label)));
+  const width = widest(rows.map((r) => visibleWidth(r.label)));
   return `${rows.map((r) => `${padEnd(r.label, width)}  ${r.value}`.trimEnd()).join('\n')}\n`;
 }
 
@@ -41,7 +48,7 @@ export function renderDetails(rows: readonly DetailRow[]): string {
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const safeRows = rows.map((r) => r.map((c) => terminalSafe(c)));
   const all = [header, ...safeRows];
-  const widths = header.map((_, i) => Math.max(...all.map((r) => visibleWidth(r[i] ?? ''))));
+  const widths = header.map((_, i) => widest(all.map((r) => visibleWidth(r[i] ?? ''))));
   return `${all
     .map((r) =>
       r

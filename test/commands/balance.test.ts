@@ -36,6 +36,31 @@ describe('balanceRun', () => {
     expect(JSON.parse(json.stderr()).warning.message).toContain('USDT');
   });
 
+  it('a balance sent as null is unknown, never 0: "unknown" in the table, null in JSON, a warning either way', async () => {
+    const entries = balancesOf({ BTC: null, USDT: '1520.75', ETH: '' });
+    const human = IOStreams.test();
+    await balanceRun({ io: human.io, gateway: async () => new FakeGateway({ balances: entries }), currency: undefined });
+    expect(human.stdout()).toBe(['Currency  Balance', 'BTC       unknown', 'USDT      1520.75', 'ETH       unknown', ''].join('\n'));
+    expect(human.stderr()).toBe(
+      'gw: warning: the gateway gave no amount for "BTC", "ETH" (null): shown as unknown, not 0; check again later or in the merchant panel\n',
+    );
+
+    const json = IOStreams.test({ json: true });
+    await balanceRun({ io: json.io, gateway: async () => new FakeGateway({ balances: entries }), currency: undefined });
+    expect(JSON.parse(json.stdout())).toEqual({ balances: { BTC: null, USDT: '1520.75', ETH: null } });
+    expect(JSON.parse(json.stderr()).warning.message).toContain('(null in JSON)');
+  });
+
+  it('a symbol listed twice with one amount unknown: the sum is unknown too (null), never the known part alone', async () => {
+    const entries = balancesOf([
+      { currency: 'USDT', balance: '10.5' },
+      { currency: 'USDT', balance: null },
+    ]);
+    const json = IOStreams.test({ json: true });
+    await balanceRun({ io: json.io, gateway: async () => new FakeGateway({ balances: entries }), currency: undefined });
+    expect(JSON.parse(json.stdout())).toEqual({ balances: { USDT: null } });
+  });
+
   it('no balances: says so', async () => {
     const t = IOStreams.test();
     await balanceRun({ io: t.io, gateway: async () => new FakeGateway({ balances: [] }), currency: undefined });

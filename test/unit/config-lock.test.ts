@@ -173,9 +173,11 @@ describe('stale and live locks', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       // Still waiting: the file is as it was.
       expect(readFileSync(file, 'utf8')).toBe('timeout: 20\n');
-      r = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(resolve, 100))]);
+      r = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100))]);
       expect(r).toBeUndefined();
-      void pending.then((done) => (r = done));
+      void pending.then((done) => {
+        r = done;
+      });
     });
     await expect.poll(() => r?.exitCode, { timeout: 5000 }).toBe(0);
     const text = readFileSync(file, 'utf8');

@@ -205,17 +205,18 @@ describe('decodeBalances', () => {
     ],
     ['records with symbol and amount', '[{"symbol":"DOGE","amount":"42"}]', [['DOGE', '42']]],
     [
-      'null and empty amounts as zero',
-      '{"BTC":null,"ETH":""}',
+      'null and empty amounts as unknown (null), never zero',
+      '{"BTC":null,"ETH":"","USDT":"0"}',
       [
-        ['BTC', '0'],
-        ['ETH', '0'],
+        ['BTC', null],
+        ['ETH', null],
+        ['USDT', '0'],
       ],
     ],
     ['an empty object', '{}', []],
     ['an empty array', '[]', []],
   ])('reads %s', (_name, text, expected) => {
-    expect(decodeBalances(parseLossless(text), 'the balance request').map((b) => [b.currency.raw(), b.amount.toString()])).toEqual(expected);
+    expect(decodeBalances(parseLossless(text), 'the balance request').map((b) => [b.currency.raw(), b.amount?.toString() ?? null])).toEqual(expected);
   });
 
   it.each([

@@ -1,6 +1,6 @@
 // Pure decoders of the interface document's (legacy) answers: envelope object in, gw's typed values
 // out. Field names are the interface's camelCase ones.
-import { Decimal } from '../../money/decimal.js';
+import type { Decimal } from '../../money/decimal.js';
 import { normalizeStatus } from '../../domain/payment-status.js';
 import type { Balance, Payment, PaymentInfo, PaymentPage } from '../gateway.js';
 import { isJsonObject, type JsonValue } from '../json.js';
@@ -48,14 +48,16 @@ export function decodePayment(body: JsonObject, what: string): Payment {
 /**
  * The balance `data`. The interface calls it an array of objects mapping symbol → amount string;
  * the gateway's own client reads a plain object. Both are accepted, as is an array of
- * {currency, balance} records. Every entry is kept, a repeated symbol included.
+ * {currency, balance} records. Every entry is kept, a repeated symbol included; an amount the
+ * gateway sent as null (or "", or not at all) is null: unknown.
  */
 export function decodeBalances(data: JsonValue | undefined, what: string): Balance[] {
   const entries: Balance[] = [];
   const add = (symbol: string, value: JsonValue | undefined): void => {
     const amount = readDecimal(value ?? null, `the balance of ${Untrusted.of(symbol).line(20)}`, what);
     if (amount?.isNegative) throw shapeError(what, `the balance of ${Untrusted.of(symbol).line(20)} is negative`);
-    entries.push({ currency: Untrusted.of(symbol), amount: amount ?? Decimal.ZERO });
+    // null, "" or nothing: unknown (null), never 0.
+    entries.push({ currency: Untrusted.of(symbol), amount });
   };
   if (isJsonObject(data)) {
     for (const [symbol, value] of Object.entries(data)) add(symbol, value);

@@ -174,8 +174,12 @@ export function decodeV1Balances(body: JsonObject, what: string): Balance[] {
   const data = body.data;
   if (!isJsonObject(data)) return decodeBalances(data, what);
   const amounts = Object.create(null) as JsonObject;
-  for (const [symbol, value] of Object.entries(data))
-    amounts[symbol] = isJsonObject(value) ? (value.available ?? value.balance ?? value.amount ?? value) : value;
+  // The first of available, balance, amount the object has, null included (unknown, never 0).
+  const pick = (value: JsonObject): JsonValue => {
+    const name = ['available', 'balance', 'amount'].find((field) => Object.hasOwn(value, field));
+    return name === undefined ? value : (value[name] ?? null);
+  };
+  for (const [symbol, value] of Object.entries(data)) amounts[symbol] = isJsonObject(value) ? pick(value) : value;
   return decodeBalances(amounts, what);
 }
 

@@ -1,0 +1,107 @@
+// gw against gateway answers that are legal JSON but hostile or contradictory, run in process
+// against a real misbehaving server on 127.0.0.1: answers as large as the size cap allows, amounts
+// with thousands of digits, balances sent as null, success envelopes carrying an error, answers of
+// the other API (a wrong base URL or `api` setting), rate limits and the gateway failing. Each ends
+// in a clean line and the documented exit code, never an internal error (exit 70).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CliResult, runGw } from '../support/cli.js';
+import { expectCleanFailure } from '../support/failure-output.js';
+import { json, type MisbehavingGateway, raw, startMisbehavingGateway, TEST_MERCHANT_KEY, TEST_PAYOUT_KEY } from '../support/misbehaving-gateway.js';
+
+const GENERAL_KEY = 'gk_live_SECRET_77aa88bb99cc';
+
+let server: MisbehavingGateway;
+
+beforeAll(async () => {
+  server = await startMisbehavingGateway();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(() => {
+  server.reset();
+});
+
+const legacyEnv = (): Record<string, string> => ({
+  GATEWAY_BASE_URL: server.url,
+  GATEWAY_MERCHANT_KEY: TEST_MERCHANT_KEY,
+  GATEWAY_PAYOUT_KEY: TEST_PAYOUT_KEY,
+});
+const v1Env = (): Record<string, string> => ({ ...legacyEnv(), GATEWAY_API: 'v1', GATEWAY_GENERAL_KEY: GENERAL_KEY });
+const run = (args: readonly string[], env: Record<string, string> = legacyEnv()): Promise<CliResult> => runGw(args, { env });
+
+/** A legacy balance answer whose `data` is `data`, sent as exactly this JSON text. */
+const balanceAnswer = (data: string) => raw(`{"result":100,"message":"OK","data":${data}}`, 200, { 'content-type': 'application/json' });
+
+describe('large balance answers', () => {
+  it('as many entries as fit under the 1 MiB cap (over 130 000, past what a spread into Math.max takes): every row printed, exit 0', async () => {
+    // The shortest distinct symbols: 1, 2, then 3 characters that JSON writes without escapes.
+    const chars = Array.from({ length: 0x7f - 0x23 }, (_, i) => String.fromCharCode(0x23 + i)).filter((c) => c !== '\\');
+    const symbols = [...chars, ...chars.flatMap((a) => chars.map((b) => a + b)), ...chars.flatMap((a) => chars.flatMap((b) => chars.map((c) => a + b + c)))];
+    const budget = 1024 * 1024 - 64;
+    const entries: string[] = [];
+    let size = 2;
+    for (const symbol of symbols) {
+      const entry = `"${symbol}":0`;
+      if (size + entry.length + 1 > budget) break;
+      entries.push(entry);
+      size += entry.length + 1;
+    }
+    expect(entries.length).toBeGreaterThan(131_000);
+    server.program([balanceAnswer(`{${entries.join(',')}}`)]);
+    const r = await run(['balance', '--timeout', '20']);
+    expect(r.exitCode, r.stderr.slice(0, 300)).toBe(0);
+    expect(r.stdout.split('\n')).toHaveLength(entries.length + 2);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['a 250 000-digit amount', `{"BTC":"${'9'.repeat(250_000)}"}`],
+    ['a 101-digit amount', `{"BTC":"${'1'.repeat(101)}"}`],
+    ['an exponent written out to 1001 digits', '{"BTC":1e1000}'],
+    ['a fraction of 120 digits', `{"BTC":"0.${'1'.repeat(120)}"}`],
+  ])('%s → exit 76, the field named, never an internal error', async (_name, data) => {
+    server.program([balanceAnswer(data)]);
+    const r = await run(['balance', '--timeout', '20']);
+    expect(expectCleanFailure(r, 76)).toBe(
+      "gw: the gateway's answer to the balance request has an unexpected shape: the balance of BTC has more than 100 digits\n",
+    );
+  });
+
+  it('a long amount and a long fraction among thousands of rows (every row as wide as the widest) → exit 76, not out of memory', async () => {
+    const entries = [`"A":"${'9'.repeat(250_000)}"`, `"B":"0.${'1'.repeat(250_000)}"`];
+    for (let i = 0; i < 20_000; i++) entries.push(`"C${i}":1`);
+    server.program([balanceAnswer(`{${entries.join(',')}}`)]);
+    const r = await run(['balance', '--timeout', '20']);
+    expect(expectCleanFailure(r, 76)).toContain('has more than 100 digits');
+  });
+
+  it('100 digits is still an amount (the largest a chain holds has 78)', async () => {
+    server.program([balanceAnswer(`{"BTC":"${'9'.repeat(82)}.${'1'.repeat(18)}"}`)]);
+    const r = await run(['balance', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ balances: { BTC: `${'9'.repeat(82)}.${'1'.repeat(18)}` } });
+  });
+});
+
+describe('balances sent as null', () => {
+  it('legacy: shown as unknown with a warning, never 0; JSON keeps the shape with null', async () => {
+    server.program([balanceAnswer('{"BTC":null,"USDT":"12.5"}')]);
+    const r = await run(['balance']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Currency  Balance\nBTC       unknown\nUSDT      12.5\n');
+    expect(r.stderr).toMatch(/^gw: warning: the gateway gave no amount for "BTC" \(null\): shown as unknown, not 0/);
+    const j = await run(['balance', '--json']);
+    expect(j.exitCode, j.stderr).toBe(0);
+    expect(JSON.parse(j.stdout)).toEqual({ balances: { BTC: null, USDT: '12.5' } });
+  });
+
+  it('v1: {symbol: null} and {symbol: {available: null}} are unknown too', async () => {
+    server.program([json({ status: 200, message: 'OK', error: {}, data: { BTC: null, ETH: { available: null, pending: '1' }, TRX: '5' } })]);
+    const r = await run(['balance', '--json'], v1Env());
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ balances: { BTC: null, ETH: null, TRX: '5' } });
+  });
+});
