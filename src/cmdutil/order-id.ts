@@ -4,8 +4,10 @@
 // Format: gw-YYYYMMDD-HHMMSS-xxxx — the local date and time of the request, then four random
 // characters of Crockford's base 32 in lower case (0-9 a-z without i, l, o, u), e.g.
 // gw-20261122-140205-k7q3. Letters, digits and dashes only (safe in a shell word and in every
-// gateway field). The alphabet has no i or l, so a generated id never ends in "-fail" (the
-// sandbox's outcome suffixes are -underpay, -expire and -fail).
+// gateway field). A generated id never ends in one of the sandbox's situation endings
+// (src/sandbox/lifecycle.ts: -underpay, -expire, -fail, -late, -partial, -mixed, -refund): its last
+// dash-separated part has four characters, and the two four-letter endings, "fail" and "late",
+// each have a letter the alphabet lacks (i, l).
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 

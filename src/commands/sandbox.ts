@@ -8,7 +8,6 @@ import { Command } from 'commander';
 import { parsePort } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
-import { parseState, type PaymentState } from '../domain/payment-status.js';
 import { ConfigError, ExitCode, GwError, ProtocolError, UsageError } from '../errors.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
@@ -18,6 +17,7 @@ import type { JsonValue } from '../gateway/json.js';
 import type { DeliveryLogEntry } from '../sandbox/notify.js';
 import { bindFailure, parseHttpUrl, parseSeconds } from './listen.js';
 import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/options.js';
+import { parseSandboxStatus, SANDBOX_STATUSES, type SandboxStatus } from '../sandbox/lifecycle.js';
 
 export interface SandboxCommandOptions {
   io: IOStreams;
@@ -46,7 +46,7 @@ export interface SandboxControlOptions {
   signal: AbortSignal;
   /** The running sandbox's base URL and the merchant key it takes. */
   target: () => Promise<{ url: URL; merchantKey: string }>;
-  action: { kind: 'trigger'; trackId: string; state: PaymentState } | { kind: 'resend'; trackId: string };
+  action: { kind: 'trigger'; trackId: string; state: SandboxStatus } | { kind: 'resend'; trackId: string };
 }
 
 export function newCmdSandbox(
@@ -98,12 +98,12 @@ export function newCmdSandbox(
   const trigger = new Command('trigger')
     .description("move a payment of a running sandbox to a state; its notification goes to the payment's callbackUrl")
     .argument('<trackId>', 'the payment')
-    .argument('<state>', 'new, waiting, confirming, paid, underpaid, expired, failed or refunded')
+    .argument('<state>', `${SANDBOX_STATUSES.slice(0, -1).join(', ')} or ${SANDBOX_STATUSES.at(-1)} (the gateway's words; paying = confirming)`)
     .option(url, urlHelp)
     .action((trackId: string, stateText: string, flags: { url?: string }) => {
-      const state = parseState(stateText);
-      if (state === undefined || state === 'unknown')
-        throw new UsageError(`<state> must be one of new, waiting, confirming, paid, underpaid, expired, failed, refunded (got "${stateText.slice(0, 30)}")`);
+      const state = parseSandboxStatus(stateText);
+      if (state === undefined || state === 'manual_accept')
+        throw new UsageError(`<state> must be one of ${SANDBOX_STATUSES.join(', ')} (got "${stateText.slice(0, 30)}")`);
       const target = flags.url === undefined ? undefined : loopbackUrl(flags.url);
       return controlF({
         io: f.io,

@@ -3,8 +3,8 @@
 // and send its latest notification again. They answer plain JSON, `{"ok": true, …}` or
 // `{"ok": false, "error": {"message"}}` with a matching HTTP status, and require the sandbox's
 // merchant key in the header `merchant_api_key` (or the body field `merchant`).
-import { parseState } from '../domain/payment-status.js';
 import type { GatewayReply, SandboxGateway } from './gateway.js';
+import { parseSandboxStatus, SANDBOX_STATUSES } from './lifecycle.js';
 import { notificationsOf, type DeliveryOutcome, type SandboxNotifications } from './notify.js';
 import { header, type Route, type SandboxRequest } from './routes.js';
 
@@ -54,17 +54,15 @@ async function setState(gateway: SandboxGateway, request: SandboxRequest): Promi
   if (!('control' in access)) return access;
   const trackId = request.params.trackId ?? '';
   const wanted = request.fields.state ?? request.fields.status;
-  const state = typeof wanted === 'string' ? parseState(wanted) : undefined;
-  if (state === undefined || state === 'unknown') {
-    return controlError(400, 'state must be one of new, waiting, confirming, paid, underpaid, expired, failed, refunded');
-  }
+  const state = typeof wanted === 'string' ? parseSandboxStatus(wanted) : undefined;
+  if (state === undefined || state === 'manual_accept') return controlError(400, `state must be one of ${SANDBOX_STATUSES.join(', ')}`);
   const before = access.delivery.latest(trackId);
   const snapshot = access.control.setState(trackId, state);
   if (snapshot === undefined) return controlError(404, `no payment with track id ${trackId}`);
   // The change's notification, if the payment has a callbackUrl: its first attempt.
   const latest = access.delivery.latest(trackId);
   const outcome = latest !== undefined && latest !== before ? await latest : undefined;
-  return controlOk({ trackId, status: snapshot.status, callbackUrl: snapshot.callbackUrl, notification: outcomeJson(outcome) });
+  return controlOk({ trackId, status: snapshot.gatewayStatus, callbackUrl: snapshot.callbackUrl, notification: outcomeJson(outcome) });
 }
 
 async function resend(gateway: SandboxGateway, request: SandboxRequest): Promise<GatewayReply> {

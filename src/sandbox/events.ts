@@ -1,8 +1,8 @@
 // What the sandbox tells the rest of itself when a payment changes: its lifecycle (states on a
 // compressed clock) emits one change per transition, creation included; notification delivery
 // listens. A listener never changes the payment and never throws into the lifecycle.
-import type { PaymentState } from '../domain/payment-status.js';
 import type { NotificationPayment } from '../notifications/payload.js';
+import type { SandboxStatus } from './lifecycle.js';
 
 /** A payment as it stands at one change: what a notification about it carries, and where it goes. */
 export interface PaymentSnapshot extends NotificationPayment {
@@ -15,12 +15,16 @@ export interface PaymentSnapshot extends NotificationPayment {
    * bodies, or the versioned API's snake_case ones). Absent: legacy.
    */
   api?: 'legacy' | 'v1';
+  /** The gateway's word for the status (`status` is gw's reading of it): what answers and logs say. */
+  gatewayStatus: SandboxStatus;
+  /** Whether its transactions are in more than one currency (v1 `mixed_payment`). */
+  mixedPayment: boolean;
 }
 
 export interface PaymentChange {
   payment: PaymentSnapshot;
   /** The state before this change; undefined when the payment was just created. */
-  previous: PaymentState | undefined;
+  previous: SandboxStatus | undefined;
   /** Unix milliseconds. */
   at: number;
 }

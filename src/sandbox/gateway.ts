@@ -14,24 +14,30 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
 import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
-import { legacyStatusName, normalizeStatus, type PaymentState } from '../domain/payment-status.js';
+import { normalizeStatus } from '../domain/payment-status.js';
 import { compareDecimals, multiplyRounded, toPlainDecimal } from '../money/decimal.js';
+import type { NotificationTx } from '../notifications/payload.js';
 import { matchNetwork } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
 import { SandboxEvents, type PaymentSnapshot } from './events.js';
 import type { SandboxJournal } from './journal.js';
 import {
+  creditedAt,
   DEFAULT_SETTLE_SECONDS,
   expiresAt,
-  hasTransaction,
-  isCredited,
+  forcedStep,
+  legacyWord,
   nextStep,
   outcomeOf,
-  receivedIn,
+  parseSandboxStatus,
+  partOf,
+  receivedOf,
   stateAt,
   stepsBetween,
   type LifecyclePlan,
   type Outcome,
+  type PlannedTx,
+  type SandboxStatus,
   type Step,
 } from './lifecycle.js';
 import { SANDBOX_OFFERINGS } from './offerings.js';
@@ -103,9 +109,17 @@ function planOf(payment: SandboxPayment): LifecyclePlan {
   return { createdAt: payment.createdAt, lifeTime: payment.lifeTime, settleSeconds: payment.settleSeconds, outcome: payment.outcome };
 }
 
-/** A made-up transaction hash, fixed per payment (hex, 64 digits). */
-function sandboxTxId(trackId: string): string {
-  return bytesToHex(sha256(utf8ToBytes(`gw-sandbox-tx\u0000${trackId}`)));
+/** A made-up transaction hash, fixed per payment and transaction (hex, 64 digits; the first as it always was). */
+function sandboxTxId(trackId: string, n = 0): string {
+  return bytesToHex(sha256(utf8ToBytes(n === 0 ? `gw-sandbox-tx\u0000${trackId}` : `gw-sandbox-tx\u0000${trackId}\u0000${n}`)));
+}
+
+/** Confirmations a transaction shows: one while confirming, then a dozen (none for a failed one). */
+const CONFIRMATIONS: Readonly<Record<PlannedTx['state'], number>> = { confirming: 1, confirmed: 12, failed: 0 };
+
+/** The coin a mixed payment's second transaction is in: BTC, or ETH when the payment is in BTC. */
+function secondOffering(payCurrency: string): Offering {
+  return SANDBOX_OFFERINGS.find((o) => o.payCurrency === (payCurrency === 'BTC' ? 'ETH' : 'BTC')) as Offering;
 }
 
 /** Pricing of an amount: the rate and the pay amount, or undefined when there is no rate. */
@@ -240,7 +254,7 @@ function compareToInt(plain: string, bound: number): -1 | 0 | 1 {
 
 interface LiveLifecycle {
   /** The last state emitted, and when the payment entered it (Unix ms). */
-  last: PaymentState;
+  last: SandboxStatus;
   lastAt: number;
   /** Cancels the timer set for the next transition. */
   cancel: (() => void) | undefined;
@@ -482,17 +496,35 @@ export class SandboxGateway {
 
   // POST /merchants/inquiry — JSON {merchant, trackId}; trackId text or a JSON integer.
   inquiry(fields: RequestFields): GatewayReply {
+    return this.#inquiry(fields, false);
+  }
+
+  /** The inquiry plus each payment's `txs` and `mixedPayment`, which the legacy answer has not: the versioned payment information's source. */
+  inquiryWithTxs(fields: RequestFields): GatewayReply {
+    return this.#inquiry(fields, true);
+  }
+
+  #inquiry(fields: RequestFields, withTxs: boolean): GatewayReply {
     if (!this.merchantKeyOk(fields)) return legacy(102, 'Invalid merchant API key');
     const trackId = readId(fields, 'trackId');
     if (trackId.kind === 'absent') return legacy(101, 'Validation problem: trackId is required');
     if (trackId.kind === 'invalid') return legacy(116, 'Invalid trackId');
     const payment = this.resolve(trackId.value);
     if (payment === undefined) return legacy(116, 'Invalid trackId');
-    return legacy(100, SUCCESS_MESSAGE, this.#describe(payment, this.#current(payment)));
+    return legacy(100, SUCCESS_MESSAGE, this.#describe(payment, this.#current(payment), withTxs));
   }
 
   // POST /merchants/list — JSON with the merchant key and optional filters, paged.
   list(fields: RequestFields): GatewayReply {
+    return this.#list(fields, false);
+  }
+
+  /** The list with each payment's `txs` and `mixedPayment` (see inquiryWithTxs). */
+  listWithTxs(fields: RequestFields): GatewayReply {
+    return this.#list(fields, true);
+  }
+
+  #list(fields: RequestFields, withTxs: boolean): GatewayReply {
     if (!this.merchantKeyOk(fields)) return legacy(102, 'Invalid merchant API key');
     const size = readInteger(fields, 'size', LIST_SIZE.default);
     if (size === undefined || size < LIST_SIZE.min || size > LIST_SIZE.max)
@@ -514,8 +546,8 @@ export class SandboxGateway {
       return legacy(118, 'toAmount cannot be smaller than fromAmount');
     const statusField = readString(fields, 'status');
     if (statusField.kind === 'invalid') return legacy(101, 'Validation problem: status must be a string');
-    const status = statusField.kind === 'ok' ? normalizeStatus(statusField.value) : undefined;
-    if (status === 'unknown') return legacy(101, 'Validation problem: unknown status');
+    const status = statusField.kind === 'ok' ? parseSandboxStatus(statusField.value) : undefined;
+    if (statusField.kind === 'ok' && status === undefined) return legacy(101, 'Validation problem: unknown status');
     const text: Partial<Record<'currency' | 'payCurrency' | 'network' | 'orderId' | 'address', string>> = {};
     for (const name of ['currency', 'payCurrency', 'network', 'orderId', 'address'] as const) {
       const value = name === 'currency' || name === 'payCurrency' ? readSymbol(fields, name) : readString(fields, name);
@@ -547,7 +579,7 @@ export class SandboxGateway {
     matches.sort((a, b) => b.payment.createdAt - a.payment.createdAt || (a.payment.trackId < b.payment.trackId ? -1 : 1));
     const total = matches.length;
     const lastPage = Math.max(1, Math.ceil(total / size));
-    const data = matches.slice((page - 1) * size, page * size).map((m) => this.#describe(m.payment, m.step));
+    const data = matches.slice((page - 1) * size, page * size).map((m) => this.#describe(m.payment, m.step, withTxs));
     return legacy(100, SUCCESS_MESSAGE, { data, meta: { page, last_page: lastPage, total, size } });
   }
 
@@ -556,12 +588,12 @@ export class SandboxGateway {
    * payment stays in that state, its planned lifecycle ended, until forced again. Undefined when
    * no payment has that track id.
    */
-  setState(trackId: string, state: PaymentState): PaymentSnapshot | undefined {
+  setState(trackId: string, state: SandboxStatus): PaymentSnapshot | undefined {
     const payment = this.resolve(trackId);
     if (payment === undefined) return undefined;
     const previous = this.#current(payment).status;
     const now = this.config.now();
-    const step: Step = { status: state, at: now };
+    const step = forcedStep(planOf(payment), state, now);
     this.forced.set(trackId, step);
     const live = this.live.get(trackId);
     if (live !== undefined) {
@@ -689,17 +721,24 @@ export class SandboxGateway {
 
   /** The payment in `step`, as notifications carry it. */
   private snapshot(payment: SandboxPayment, step: Step): PaymentSnapshot {
+    const plan = planOf(payment);
+    const decimals = displayDecimals(payment.payCurrency);
+    const txs = step.txs.map((t) => this.#transaction(payment, t));
+    const credited = creditedAt(plan, step);
     return {
       trackId: payment.trackId,
-      status: step.status,
+      status: normalizeStatus(step.status),
+      gatewayStatus: step.status,
       amount: payment.amount,
       currency: payment.currency,
       payAmount: payment.payAmount,
       payCurrency: payment.payCurrency,
       network: payment.network,
       address: payment.address,
-      receivedAmount: receivedIn(step.status, payment.outcome, payment.payAmount, displayDecimals(payment.payCurrency)),
-      txID: hasTransaction(step.status) ? sandboxTxId(payment.trackId) : '',
+      receivedAmount: receivedOf(step.txs, payment.payAmount, decimals),
+      txID: txs.at(-1)?.txHash ?? '',
+      txs,
+      mixedPayment: new Set(txs.map((t) => t.currency)).size > 1,
       callbackUrl: payment.callbackUrl,
       description: payment.description,
       email: payment.email,
@@ -709,21 +748,46 @@ export class SandboxGateway {
       lifeTime: payment.lifeTime,
       createdAt: payment.createdAt,
       expiredAt: payment.expiredAt,
-      payDate: isCredited(step.status) ? Math.floor(step.at / 1000) : 0,
+      payDate: credited === undefined ? 0 : Math.floor(credited / 1000),
       api: payment.api,
     };
   }
 
-  /**
-   * The inquiry answer's fields (docs/gateway.md §5), the status in the legacy spelling,
-   * amounts as strings; plus expiredAt, lifeTime and receivedAmount, which the legacy answer
-   * leaves out and gw reads when they are there.
-   */
-  #describe(payment: SandboxPayment, step: Step): Record<string, unknown> {
-    const s = this.snapshot(payment, step);
+  /** One transaction of the payment: its amount in its own coin, on its network, to its address. */
+  #transaction(payment: SandboxPayment, t: PlannedTx): NotificationTx {
+    const inPay = partOf(t.part, payment.payAmount, displayDecimals(payment.payCurrency));
+    let coin = { currency: payment.payCurrency, network: payment.network, address: payment.address, amount: inPay };
+    if (t.coin === 'second') {
+      const second = secondOffering(payment.payCurrency);
+      const rate = exchangeRate(payment.payCurrency, second.payCurrency) ?? '0';
+      coin = {
+        currency: second.payCurrency,
+        network: second.network,
+        address: deriveSandboxAddress(second.networkId, `${payment.trackId}/second`),
+        amount: multiplyRounded(inPay, rate, displayDecimals(second.payCurrency)),
+      };
+    }
     return {
+      txHash: sandboxTxId(payment.trackId, t.n),
+      ...coin,
+      confirmations: CONFIRMATIONS[t.state],
+      status: t.state,
+      date: Math.floor(t.seenAt / 1000),
+    };
+  }
+
+  /**
+   * The inquiry answer's fields (docs.oxapay.com legacy "Payment Information"), the status in the
+   * legacy spelling, amounts as strings; plus expiredAt, lifeTime and receivedAmount, which the
+   * legacy answer leaves out and gw reads when they are there. The legacy answer names one
+   * transaction (`txID`: the latest); `withTxs` adds them all (`txs`) and `mixedPayment`, for the
+   * versioned answers (v1-payments.ts).
+   */
+  #describe(payment: SandboxPayment, step: Step, withTxs = false): Record<string, unknown> {
+    const s = this.snapshot(payment, step);
+    const described: Record<string, unknown> = {
       trackId: s.trackId,
-      status: legacyStatusName(s.status) ?? s.status,
+      status: legacyWord(s.gatewayStatus),
       type: 'payment',
       amount: s.amount,
       currency: s.currency,
@@ -743,6 +807,20 @@ export class SandboxGateway {
       lifeTime: s.lifeTime,
       receivedAmount: s.receivedAmount,
     };
+    if (withTxs) {
+      described.mixedPayment = s.mixedPayment;
+      described.txs = (s.txs ?? []).map((t) => ({
+        txID: t.txHash,
+        amount: t.amount,
+        currency: t.currency,
+        network: t.network,
+        address: t.address,
+        status: t.status,
+        confirmations: t.confirmations,
+        date: t.date,
+      }));
+    }
+    return described;
   }
 
   private merchantKeyOk(fields: RequestFields): boolean {

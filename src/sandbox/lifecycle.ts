@@ -1,41 +1,61 @@
 // The sandbox's rules for how a payment's state changes, in ONE place and pure: given what the
-// payment is (its plan) and a time, its state. The running sandbox (gateway.ts) asks this module
-// for the state on every inquiry and list, and for the next transition to set a timer for it, so
-// the state an answer shows and the changes notification delivery hears about always agree.
+// payment is (its plan) and a time, its state and the transactions seen by then. The running
+// sandbox (gateway.ts) asks this module for the state on every inquiry and list, and for the next
+// transition to set a timer for it, so the state an answer shows and the changes notification
+// delivery hears about always agree.
 //
-// The rules (docs/sandbox.md, "A payment's life"):
-// - a white-label payment starts `waiting` (the payer's currency is chosen when it is created);
-// - on a compressed clock of `settleSeconds` (10 by default, `gw sandbox --settle`): after 40 %
-//   of it a transaction is "seen" (`confirming`), and at its end the payment reaches its final
-//   state — never later than its expiry;
-// - which final state is chosen by the order id, case-insensitively: ending in `-underpay` →
-//   `underpaid` (90 % of the pay amount received, rounded down to the asset's precision),
-//   `-expire` → `expired` (no transaction; the payment's expiry is moved to the settle time, so
-//   its `expiredAt` tells the truth), `-fail` → `failed` (a transaction seen, then failed),
-//   anything else → `paid`.
-// - a state forced with SandboxGateway.setState() replaces the plan for that payment (see there).
-import type { PaymentState } from '../domain/payment-status.js';
+// The rules (README "The sandbox"), on a compressed clock of `settleSeconds` S (10 by default,
+// `gw sandbox --settle`; never past the payment's lifetime): a white-label payment starts
+// `waiting` (the payer's currency is chosen when it is created), and its order id chooses, by its
+// ending (case-insensitively), what happens next. Times are shares of S after creation:
+//
+// | order id ends in | what happens                                                                    |
+// |------------------|---------------------------------------------------------------------------------|
+// | (anything else)  | 0.4 `confirming` (the full amount seen) → 1 `paid`                              |
+// | `-underpay`      | 0.4 `confirming` (90 % seen) → 1 `underpaid`                                    |
+// | `-fail`          | 0.4 `confirming` → 1 `failed` (the transaction failed)                          |
+// | `-expire`        | 1 `expired`, nothing received (its expiry is moved to S)                       |
+// | `-late`          | 0.5 `expired`, nothing received (its expiry is moved there) → 1 still `expired`, |
+// |                  | the full amount received after the expiry (listed in its transactions)          |
+// | `-partial`       | 0.3 `confirming` (50 % seen) → 0.6 `confirming` (a second transaction, 40 %) →  |
+// |                  | 1 `underpaid` at its expiry (moved to S): two transactions, 90 % in all         |
+// | `-mixed`         | 0.3 `confirming` (50 % in the pay currency) → 0.6 `confirming` (the rest in a   |
+// |                  | second coin) → 1 `paid`: two transactions in two currencies                    |
+// | `-refund`        | 0.2 `confirming` → 0.4 `paid` → 0.7 `refunding` → 1 `refunded`                  |
+//
+// Amounts are rounded down at the asset's precision (the second part of a mixed payment is what is
+// left, converted by the gateway). A transaction is `confirming` the step it is seen, `confirmed`
+// from the next one (`failed` for `-fail`). A state forced with SandboxGateway.setState() replaces
+// the plan for that payment (see there). Generated order ids (src/cmdutil/order-id.ts) end in four
+// characters without i, l, o or u, so they never choose one of these endings.
 import { fromBaseUnits, fractionDigits, toBaseUnits } from '../money/decimal.js';
 
-export type Outcome = 'paid' | 'underpaid' | 'expired' | 'failed';
-export const OUTCOMES: readonly Outcome[] = ['paid', 'underpaid', 'expired', 'failed'];
+/** What the order id chose. Append only: the index is part of every track id issued with it (track-id.ts). */
+export const OUTCOMES = ['paid', 'underpaid', 'expired', 'failed', 'late', 'partial', 'mixed', 'refund'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/**
+ * The gateway's statuses as the sandbox says them: the versioned API's words (docs.oxapay.com
+ * "Payment Status Table"), but `confirming` for its `paying` (the legacy word), and `failed`, which
+ * only the legacy table has. v1Word() and legacyWord() spell them for each API.
+ */
+export const SANDBOX_STATUSES = ['new', 'waiting', 'confirming', 'paid', 'underpaid', 'expired', 'failed', 'refunding', 'refunded'] as const;
+export type SandboxStatus = (typeof SANDBOX_STATUSES)[number];
 
 export { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from './options.js';
-
-/** Share of the settle time a payment waits before its transaction is seen. */
-const CONFIRMING_SHARE = 0.4;
-/** Share of the pay amount an underpaid payment receives. */
-const UNDERPAID_NUMERATOR = 9n;
-const UNDERPAID_DENOMINATOR = 10n;
 
 /** Order-id endings that choose the outcome (compared case-insensitively). */
 export const OUTCOME_SUFFIXES: ReadonlyArray<readonly [string, Outcome]> = [
   ['-underpay', 'underpaid'],
   ['-expire', 'expired'],
   ['-fail', 'failed'],
+  ['-late', 'late'],
+  ['-partial', 'partial'],
+  ['-mixed', 'mixed'],
+  ['-refund', 'refund'],
 ];
 
-/** The final state a payment with this order id reaches. */
+/** The outcome a payment with this order id has: the one its last dash-separated word names, else `paid`. */
 export function outcomeOf(orderId: string): Outcome {
   const lower = orderId.trim().toLowerCase();
   for (const [suffix, outcome] of OUTCOME_SUFFIXES) if (lower.endsWith(suffix)) return outcome;
@@ -52,33 +72,105 @@ export interface LifecyclePlan {
   outcome: Outcome;
 }
 
-/** A state and when (Unix milliseconds) the payment entered it. */
-export interface Step {
-  status: PaymentState;
-  at: number;
+/**
+ * How much of the pay amount a transaction carries: all of it, 90 % (an under-payment), half,
+ * the 40 % that makes a partial payment's second transaction, or what half leaves (a mixed
+ * payment's second coin).
+ */
+export type TxPart = 'full' | 'ninety' | 'half' | 'forty' | 'rest';
+
+/** One transaction as the plan has it at a step. */
+export interface PlannedTx {
+  /** Its index among the payment's transactions (its hash follows from it). */
+  n: number;
+  part: TxPart;
+  /** In the pay currency, or in the second coin of a mixed payment. */
+  coin: 'pay' | 'second';
+  /** Unix ms when it was seen. */
+  seenAt: number;
+  state: 'confirming' | 'confirmed' | 'failed';
 }
 
-/** Unix seconds at which the payment expires: its lifetime, or its settle time when it is to expire. */
+/** A state, when (Unix milliseconds) the payment entered it, and the transactions seen by then. */
+export interface Step {
+  status: SandboxStatus;
+  at: number;
+  txs: readonly PlannedTx[];
+}
+
+/** Unix seconds at which the payment expires: its lifetime, moved earlier for the outcomes that are about its expiry. */
 export function expiresAt(plan: LifecyclePlan): number {
   const natural = plan.createdAt + plan.lifeTime * 60;
-  return plan.outcome === 'expired' ? Math.min(natural, plan.createdAt + plan.settleSeconds) : natural;
+  switch (plan.outcome) {
+    case 'expired':
+    case 'partial':
+      return Math.min(natural, plan.createdAt + plan.settleSeconds);
+    case 'late':
+      return Math.min(natural, plan.createdAt + Math.max(1, Math.floor(plan.settleSeconds / 2)));
+    default:
+      return natural;
+  }
 }
 
-/** Every state the payment goes through, in order, with its start time. */
+const tx = (n: number, part: TxPart, seenAt: number, state: PlannedTx['state'], coin: PlannedTx['coin'] = 'pay'): PlannedTx => ({
+  n,
+  part,
+  coin,
+  seenAt,
+  state,
+});
+
+/** Every state the payment goes through, in order, with its start time and transactions. */
 export function schedule(plan: LifecyclePlan): Step[] {
   const start = plan.createdAt * 1000;
-  if (plan.outcome === 'expired') {
-    return [
-      { status: 'waiting', at: start },
-      { status: 'expired', at: expiresAt(plan) * 1000 },
-    ];
-  }
   const settleMs = Math.min(plan.settleSeconds, plan.lifeTime * 60) * 1000;
-  return [
-    { status: 'waiting', at: start },
-    { status: 'confirming', at: start + Math.round(settleMs * CONFIRMING_SHARE) },
-    { status: plan.outcome, at: start + settleMs },
-  ];
+  const share = (f: number): number => start + Math.round(settleMs * f);
+  const end = start + settleMs;
+  const waiting: Step = { status: 'waiting', at: start, txs: [] };
+  switch (plan.outcome) {
+    case 'expired':
+      return [waiting, { status: 'expired', at: expiresAt(plan) * 1000, txs: [] }];
+    case 'late': {
+      const expiry = expiresAt(plan) * 1000;
+      const arrives = Math.max(end, expiry + 500);
+      return [waiting, { status: 'expired', at: expiry, txs: [] }, { status: 'expired', at: arrives, txs: [tx(0, 'full', arrives, 'confirmed')] }];
+    }
+    case 'partial':
+    case 'mixed': {
+      const [t1, t2] = [share(0.3), share(0.6)];
+      const second = plan.outcome === 'partial' ? { part: 'forty' as const, coin: 'pay' as const } : { part: 'rest' as const, coin: 'second' as const };
+      return [
+        waiting,
+        { status: 'confirming', at: t1, txs: [tx(0, 'half', t1, 'confirming')] },
+        { status: 'confirming', at: t2, txs: [tx(0, 'half', t1, 'confirmed'), tx(1, second.part, t2, 'confirming', second.coin)] },
+        {
+          status: plan.outcome === 'partial' ? 'underpaid' : 'paid',
+          at: end,
+          txs: [tx(0, 'half', t1, 'confirmed'), tx(1, second.part, t2, 'confirmed', second.coin)],
+        },
+      ];
+    }
+    case 'refund': {
+      const seen = share(0.2);
+      const confirmed = [tx(0, 'full', seen, 'confirmed')];
+      return [
+        waiting,
+        { status: 'confirming', at: seen, txs: [tx(0, 'full', seen, 'confirming')] },
+        { status: 'paid', at: share(0.4), txs: confirmed },
+        { status: 'refunding', at: share(0.7), txs: confirmed },
+        { status: 'refunded', at: end, txs: confirmed },
+      ];
+    }
+    default: {
+      const seen = share(0.4);
+      const part: TxPart = plan.outcome === 'underpaid' ? 'ninety' : 'full';
+      return [
+        waiting,
+        { status: 'confirming', at: seen, txs: [tx(0, part, seen, 'confirming')] },
+        { status: plan.outcome, at: end, txs: [tx(0, part, seen, plan.outcome === 'failed' ? 'failed' : 'confirmed')] },
+      ];
+    }
+  }
 }
 
 /** The payment's state at `nowMs` (its first state before it exists). */
@@ -94,38 +186,77 @@ export function nextStep(plan: LifecyclePlan, nowMs: number): Step | undefined {
   return schedule(plan).find((step) => step.at > nowMs);
 }
 
-/** The states entered after `afterMs` up to and including `nowMs`, in order. */
+/** The changes after `afterMs` up to and including `nowMs`, in order. */
 export function stepsBetween(plan: LifecyclePlan, afterMs: number, nowMs: number): Step[] {
   return schedule(plan).filter((step) => step.at > afterMs && step.at <= nowMs);
 }
 
+/** When (Unix ms) the payment was credited by `step` (paid or underpaid; still so while refunding), or undefined. */
+export function creditedAt(plan: LifecyclePlan, step: Step): number | undefined {
+  if (step.status === 'paid' || step.status === 'underpaid') return step.at;
+  if (step.status !== 'refunding' && step.status !== 'refunded') return undefined;
+  return schedule(plan).find((s) => s.status === 'paid' && s.at <= step.at)?.at;
+}
+
+/**
+ * A state forced now (SandboxGateway.setState), with transactions where the state has them: those
+ * the plan had seen by then, else one of the full amount (90 % when forced underpaid), all
+ * `confirming` when forced confirming, `failed` when failed, else `confirmed`. New, waiting and
+ * expired have none.
+ */
+export function forcedStep(plan: LifecyclePlan, status: SandboxStatus, at: number): Step {
+  if (status === 'new' || status === 'waiting' || status === 'expired') return { status, at, txs: [] };
+  const planned = stateAt(plan, at).txs;
+  const short = status === 'underpaid' || plan.outcome === 'underpaid';
+  const base = planned.length > 0 && !(status === 'underpaid' && plan.outcome !== 'partial') ? planned : [tx(0, short ? 'ninety' : 'full', at, 'confirming')];
+  const state: PlannedTx['state'] = status === 'confirming' ? 'confirming' : status === 'failed' ? 'failed' : 'confirmed';
+  return { status, at, txs: base.map((t) => ({ ...t, state })) };
+}
+
+/** What a part of `payAmount` is, rounded down at `decimals` places (or the amount's own, if more). */
+export function partOf(part: TxPart, payAmount: string, decimals: number): string {
+  const scale = Math.max(decimals, fractionDigits(payAmount));
+  const units = toBaseUnits(payAmount, scale);
+  const half = units / 2n;
+  const ninety = (units * 9n) / 10n;
+  const value = { full: units, ninety, half, forty: ninety - half, rest: units - half }[part];
+  return fromBaseUnits(value, scale);
+}
+
 /** What an underpaid payment receives: 90 % of the pay amount, rounded down at `decimals` places (or the amount's own). */
 export function underpaidAmount(payAmount: string, decimals: number): string {
+  return partOf('ninety', payAmount, decimals);
+}
+
+/** The sum received by `txs` in the pay currency (failed ones count nothing; a second coin counts as its part). */
+export function receivedOf(txs: readonly PlannedTx[], payAmount: string, decimals: number): string {
   const scale = Math.max(decimals, fractionDigits(payAmount));
-  return fromBaseUnits((toBaseUnits(payAmount, scale) * UNDERPAID_NUMERATOR) / UNDERPAID_DENOMINATOR, scale);
+  let units = 0n;
+  for (const t of txs) if (t.state !== 'failed') units += toBaseUnits(partOf(t.part, payAmount, decimals), scale);
+  return units === 0n ? '0' : fromBaseUnits(units, scale);
 }
 
-/** The amount received in `status`: the transaction's amount once seen, "0" before (or when it failed, or never came). */
-export function receivedIn(status: PaymentState, outcome: Outcome, payAmount: string, decimals: number): string {
-  switch (status) {
-    case 'confirming':
-      return outcome === 'underpaid' ? underpaidAmount(payAmount, decimals) : payAmount;
-    case 'paid':
-    case 'refunded':
-      return payAmount;
-    case 'underpaid':
-      return underpaidAmount(payAmount, decimals);
-    default:
-      return '0';
-  }
+/** The status in the versioned API's spelling (`paying` for confirming). */
+export function v1Word(status: SandboxStatus): string {
+  return status === 'confirming' ? 'paying' : status;
 }
 
-/** Whether a transaction exists in `status` (it has a txID). */
-export function hasTransaction(status: PaymentState): boolean {
-  return status === 'confirming' || status === 'paid' || status === 'underpaid' || status === 'failed' || status === 'refunded';
+/** The status in the legacy spelling: capitalised (`Confirming`, `Paid`, `Refunding`…). */
+export function legacyWord(status: SandboxStatus): string {
+  return `${status.charAt(0).toUpperCase()}${status.slice(1)}`;
 }
 
-/** Whether `status` means the payment was credited (it has a payDate). */
-export function isCredited(status: PaymentState): boolean {
-  return status === 'paid' || status === 'underpaid';
+/**
+ * A status word from either API or a person (case, spaces, dashes and underscores ignored;
+ * `paying` is confirming), or undefined when the sandbox has no such status. `manual_accept` is a
+ * gateway status the sandbox never reaches: it is returned as such, so a filter for it matches none.
+ */
+export function parseSandboxStatus(text: string): SandboxStatus | 'manual_accept' | undefined {
+  const key = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
+  if (key === 'paying') return 'confirming';
+  if (key === 'manualaccept') return 'manual_accept';
+  return (SANDBOX_STATUSES as readonly string[]).includes(key) ? (key as SandboxStatus) : undefined;
 }

@@ -13,12 +13,12 @@
 //
 // Only loopback receivers (127.0.0.0/8, ::1, localhost) are delivered to unless `deliverAnywhere`.
 import { systemClock, type Clock } from '../cmdutil/clock.js';
-import type { PaymentState } from '../domain/payment-status.js';
 import { isAcknowledged } from '../notifications/acknowledge.js';
 import { isLoopbackUrl, postBytes, type PostResult } from '../notifications/http.js';
 import { buildNotification, type Notification } from '../notifications/payload.js';
 import { SIGNATURE_HEADER_NAME, signBody } from '../notifications/signature.js';
 import type { PaymentChange, PaymentSnapshot, SandboxEvents } from './events.js';
+import type { SandboxStatus } from './lifecycle.js';
 
 /** The sandbox's waits before each retry: the gateway's minutes as seconds. */
 export const SANDBOX_RETRY_DELAYS_MS: readonly number[] = [1_000, 3_000, 30_000, 180_000];
@@ -59,7 +59,8 @@ export interface DeliveryLogEntry {
   /** Unix milliseconds. */
   at: number;
   trackId: string;
-  status: PaymentState;
+  /** The gateway's word for the status the notification is about. */
+  status: SandboxStatus;
   style: Notification['style'];
   type: Notification['type'];
   url: string;
@@ -180,7 +181,7 @@ export class NotificationDelivery {
     const attempts = this.#delays.length + 1;
     const base = {
       trackId: snapshot.trackId,
-      status: snapshot.status,
+      status: snapshot.gatewayStatus,
       style: notification.style,
       type: notification.type,
       url: snapshot.callbackUrl,
@@ -259,7 +260,7 @@ export class NotificationDelivery {
 
 /** Moves a payment to a state now, emitting its change; undefined when there is no such payment. */
 export interface SandboxControl {
-  setState(trackId: string, state: PaymentState): PaymentSnapshot | undefined;
+  setState(trackId: string, state: SandboxStatus): PaymentSnapshot | undefined;
 }
 
 export interface SandboxNotifications {

@@ -10,13 +10,17 @@
 // the creation time (Unix seconds), a 16-bit nonce, a version; then 12 check bits
 // (SHA-256 of the rest), so a mistyped id is refused (result 116) rather than read as another
 // payment. A 25 USDT payment's id is 26 characters, e.g. `sbxtyzgsqjnn9ybzle8dw5ne3d`.
+// Version 1 packs the outcome in 2 bits (paid, underpaid, expired, failed) and is still what those
+// outcomes get, so their ids are as before; version 2 differs only in giving the outcome 4 bits,
+// for the outcomes added after them (late, partial, mixed, refund).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { OUTCOMES, type Outcome } from './lifecycle.js';
 import { SANDBOX_OFFERINGS } from './offerings.js';
 
 export const TRACK_ID_PREFIX = 'sbx';
-const VERSION = 1;
+/** Version 1: four outcomes; version 2: up to sixteen. */
+const OUTCOME_RADIX: Readonly<Record<number, number>> = { 1: 4, 2: 16 };
 /** Longest amount, in digits, a track id carries (the sandbox refuses longer amounts with 110). */
 export const MAX_AMOUNT_DIGITS = 40;
 
@@ -62,7 +66,7 @@ export interface TrackIdFields {
 }
 
 // Radix of each packed field, least significant first after the version.
-const R = { version: 16, nonce: 65536, created: 2 ** 34, lifeTime: 4096, offering: 64, outcome: 4, settle: 65536, currency: 64, scale: 64 } as const;
+const R = { version: 16, nonce: 65536, created: 2 ** 34, lifeTime: 4096, offering: 64, settle: 65536, currency: 64, scale: 64 } as const;
 const CHECK = 4096n;
 
 function checkBits(body: bigint): bigint {
@@ -78,12 +82,14 @@ function inRange(n: number, radix: number): boolean {
 export function encodeTrackId(fields: TrackIdFields): string | undefined {
   const currency = TRACK_ID_CURRENCIES.indexOf(fields.currency);
   const outcome = OUTCOMES.indexOf(fields.outcome);
+  const version = outcome < (OUTCOME_RADIX[1] as number) ? 1 : 2;
   const [int = '', frac = ''] = fields.amount.split('.');
   const digits = `${int}${frac}`;
   const created = fields.createdAt;
   if (
     currency < 0 ||
     outcome < 0 ||
+    outcome >= (OUTCOME_RADIX[version] as number) ||
     !/^\d+(?:\.\d+)?$/.test(fields.amount) ||
     digits.length > MAX_AMOUNT_DIGITS ||
     !inRange(frac.length, R.scale) ||
@@ -102,12 +108,12 @@ export function encodeTrackId(fields: TrackIdFields): string | undefined {
   push(frac.length, R.scale);
   push(currency, R.currency);
   push(fields.settleSeconds, R.settle);
-  push(outcome, R.outcome);
+  push(outcome, OUTCOME_RADIX[version] as number);
   push(fields.offering, R.offering);
   push(fields.lifeTime, R.lifeTime);
   push(created, R.created);
   push(fields.nonce, R.nonce);
-  push(VERSION, R.version);
+  push(version, R.version);
   return TRACK_ID_PREFIX + (n * CHECK + checkBits(n)).toString(36);
 }
 
@@ -126,12 +132,13 @@ export function decodeTrackId(trackId: string): TrackIdFields | undefined {
     n /= BigInt(radix);
     return value;
   };
-  if (pop(R.version) !== VERSION) return undefined;
+  const outcomeRadix = OUTCOME_RADIX[pop(R.version)];
+  if (outcomeRadix === undefined) return undefined;
   const nonce = pop(R.nonce);
   const createdAt = pop(R.created);
   const lifeTime = pop(R.lifeTime);
   const offering = pop(R.offering);
-  const outcome = OUTCOMES[pop(R.outcome)];
+  const outcome = OUTCOMES[pop(outcomeRadix)];
   const settleSeconds = pop(R.settle);
   const currency = TRACK_ID_CURRENCIES[pop(R.currency)];
   const scale = pop(R.scale);

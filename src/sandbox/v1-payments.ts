@@ -6,8 +6,8 @@
 // spelling, `txs[]`). Which payments exist, their states and the filters' meaning stay with the
 // operations.
 import { isLosslessNumber } from 'lossless-json';
-import { legacyStatusName, normalizeStatus, v1StatusName } from '../domain/payment-status.js';
 import { versionedError, type GatewayReply, type RequestFields } from './gateway.js';
+import { legacyWord, parseSandboxStatus, v1Word } from './lifecycle.js';
 import { asNumber, fromLegacy, missingKeyReply, rename } from './v1-translate.js';
 
 /**
@@ -34,13 +34,19 @@ export interface LegacyPaymentOperations {
   list(fields: RequestFields): GatewayReply | Promise<GatewayReply>;
 }
 
-/** The gateway's payment operations when it has them (the lifecycle adds them), else undefined. */
+/**
+ * The gateway's payment operations when it has them (the lifecycle adds them), else undefined: the
+ * variants that list each payment's transactions (`inquiryWithTxs`, `listWithTxs`) where the
+ * gateway has them, since the legacy answers name only one (`txID`).
+ */
 export function legacyPaymentOperations(gateway: object): LegacyPaymentOperations | undefined {
-  const g = gateway as Partial<Record<keyof LegacyPaymentOperations, unknown>>;
-  if (typeof g.inquiry !== 'function' || typeof g.list !== 'function') return undefined;
+  const g = gateway as Partial<Record<keyof LegacyPaymentOperations | 'inquiryWithTxs' | 'listWithTxs', unknown>>;
+  const inquiry = typeof g.inquiryWithTxs === 'function' ? g.inquiryWithTxs : g.inquiry;
+  const list = typeof g.listWithTxs === 'function' ? g.listWithTxs : g.list;
+  if (typeof inquiry !== 'function' || typeof list !== 'function') return undefined;
   return {
-    inquiry: (fields) => (g.inquiry as LegacyPaymentOperations['inquiry']).call(gateway, fields),
-    list: (fields) => (g.list as LegacyPaymentOperations['list']).call(gateway, fields),
+    inquiry: (fields) => (inquiry as LegacyPaymentOperations['inquiry']).call(gateway, fields),
+    list: (fields) => (list as LegacyPaymentOperations['list']).call(gateway, fields),
   };
 }
 
@@ -56,11 +62,12 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A status in the versioned API's spelling (lower case; the legacy words that have no v1 name, lower-cased). */
+/** A status in the versioned API's spelling (`Confirming` → `paying`, `Refunding` → `refunding`; words the sandbox has not, lower-cased). */
 function v1Status(value: unknown): string | undefined {
   const status = text(value);
   if (status === undefined) return undefined;
-  return v1StatusName(normalizeStatus(status)) ?? status.toLowerCase();
+  const word = parseSandboxStatus(status);
+  return word === undefined ? status.toLowerCase() : word === 'manual_accept' ? word : v1Word(word);
 }
 
 /** The state of one transaction of a payment in `status`. */
@@ -189,7 +196,8 @@ export async function paymentListV1(ops: LegacyPaymentOperations | undefined, qu
   if (ops === undefined) return notServed('Payment history');
   const filters = rename(Object.fromEntries(query), HISTORY_QUERY);
   const status = typeof filters.status === 'string' ? filters.status : undefined;
-  if (status !== undefined) filters.status = legacyStatusName(normalizeStatus(status)) ?? status;
+  const word = status === undefined ? undefined : parseSandboxStatus(status);
+  if (word !== undefined) filters.status = word === 'manual_accept' ? 'Manual_accept' : legacyWord(word);
   return fromLegacy(await ops.list({ ...filters, merchant: headerKey }), (body) => {
     const payments = listOf(body).filter((p): p is Fields => typeof p === 'object' && p !== null);
     const meta = metaOf(body);

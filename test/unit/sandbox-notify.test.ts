@@ -17,6 +17,8 @@ const KEY = 'sandbox-merchant-key';
 const SNAPSHOT: PaymentSnapshot = {
   trackId: 'sbxtest000001',
   status: 'waiting',
+  gatewayStatus: 'waiting',
+  mixedPayment: false,
   amount: '25',
   currency: 'USDT',
   payAmount: '25',
@@ -38,7 +40,8 @@ const SNAPSHOT: PaymentSnapshot = {
 };
 
 const change = (payment: Partial<PaymentSnapshot> = {}, previous: PaymentChange['previous'] = undefined): PaymentChange => ({
-  payment: { ...SNAPSHOT, ...payment },
+  // The gateway's word follows the state unless the test gives it.
+  payment: { ...SNAPSHOT, ...(payment.status !== undefined && { gatewayStatus: payment.status as PaymentSnapshot['gatewayStatus'] }), ...payment },
   previous,
   at: 0,
 });
