@@ -21,6 +21,7 @@ import type { NotificationPayment } from '../notifications/payload.js';
 import { NOTIFICATION_TYPES, V1_TYPES, defaultType, type NotificationStyle, type NotificationType } from '../notifications/types.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { Untrusted } from '../output/untrusted.js';
+import { abortable } from '../util/abortable.js';
 import { configuredKeys, parseHttpUrl, type ListenKeys } from './listen.js';
 
 /** Exit code of a check that says no: the signature does not verify, the endpoint did not answer `ok`. */
@@ -31,6 +32,8 @@ const INPUT_LIMIT = 1024 * 1024;
 
 export interface WebhookVerifyOptions {
   io: IOStreams;
+  /** The command's signal: Ctrl-C, SIGTERM or --timeout end a read that is still waiting. */
+  signal?: AbortSignal;
   keys: () => Promise<ListenKeys>;
   /** The body: a file, or stdin when undefined or "-". */
   file: string | undefined;
@@ -88,6 +91,7 @@ export function newCmdWebhook(
       if ((file === undefined || file === '-') && f.io.stdinIsTTY) throw new UsageError('give the body: a file, or pipe it on stdin');
       return verifyF({
         io: f.io,
+        signal: f.signal,
         keys: () => configuredKeys(f),
         file,
         ...(flags.hmac !== undefined && { hmac: flags.hmac }),
@@ -102,7 +106,8 @@ export function newCmdWebhook(
     ],
     json: '{"verified", "keyKind", "expectedKeyKind", "type", "trackId", "status", "bodyBytes", "causes": [{"code", "message"}]}',
     notes:
-      'Exit codes: 0 verifies, 1 does not verify (the likely cause is printed: wrong key kind, body changed after signing — trailing newline, line endings, JSON re-serialised — or a signature upper-cased, cut short, base64 or SHA-256), 64 usage, 78 no key configured.',
+      'The body (a file, a pipe such as <(…), or stdin) is read to its end: at most 1 MiB, within --timeout. ' +
+      'Exit codes: 0 verifies, 1 does not verify (the likely cause is printed: wrong key kind, body changed after signing — trailing newline, line endings, JSON re-serialised — or a signature upper-cased, cut short, base64 or SHA-256), 64 usage (no body, a body over 1 MiB, an unreadable file), 75 the body did not end within --timeout, 78 no key configured, 130/143 Ctrl-C/SIGTERM.',
   });
 
   const send = new Command('send')
@@ -116,41 +121,50 @@ export function newCmdWebhook(
     .option('--amount <amount>', 'the payment amount', '25')
     .option('--currency <symbol>', 'the payment currency', 'USDT')
     .action((url: string, flags: SendFlags) => {
-      const status = parseState(flags.status);
-      if (status === undefined || status === 'unknown')
-        throw new UsageError(`--status must be a payment state such as paid or confirming (got "${flags.status.slice(0, 30)}")`);
-      let type: NotificationType | undefined;
-      if (flags.type !== undefined) {
-        const t = flags.type.trim().toLowerCase();
-        if (!(NOTIFICATION_TYPES as readonly string[]).includes(t))
-          throw new UsageError(`--type must be one of ${NOTIFICATION_TYPES.join(', ')} (got "${flags.type.slice(0, 30)}")`);
-        type = t as NotificationType;
+      // --json: the document comes on every documented exit, a usage error's (64) included.
+      try {
+        return sendAction(url, flags);
+      } catch (error) {
+        if (f.io.json && error instanceof UsageError) printSendDocument(f.io, { url, error: error.message });
+        throw error;
       }
-      let style: NotificationStyle;
-      if (flags.style !== undefined) {
-        const s = flags.style.trim().toLowerCase();
-        if (s !== 'legacy' && s !== 'v1') throw new UsageError(`--style must be legacy or v1 (got "${flags.style.slice(0, 20)}")`);
-        style = s;
-      } else {
-        style = type !== undefined && type !== 'payout' && (V1_TYPES as readonly string[]).includes(type) ? 'v1' : 'legacy';
-      }
-      const currency = parseSymbol(flags.currency, '--currency');
-      return sendF({
-        io: f.io,
-        clock: f.clock,
-        signal: f.signal,
-        keys: () => configuredKeys(f),
-        url: parseHttpUrl(url, '<url>'),
-        style,
-        type: type ?? defaultType(style),
-        status,
-        ...(flags.trackId !== undefined && { trackId: parseId(flags.trackId, '--track-id') }),
-        ...(flags.orderId !== undefined && { orderId: parseText(flags.orderId, '--order-id', 100) }),
-        amount: parseAmount(flags.amount, '--amount'),
-        currency,
-        timeoutMs: 30_000,
-      });
     });
+  const sendAction = (url: string, flags: SendFlags): Promise<void> => {
+    const status = parseState(flags.status);
+    if (status === undefined || status === 'unknown')
+      throw new UsageError(`--status must be a payment state such as paid or confirming (got "${flags.status.slice(0, 30)}")`);
+    let type: NotificationType | undefined;
+    if (flags.type !== undefined) {
+      const t = flags.type.trim().toLowerCase();
+      if (!(NOTIFICATION_TYPES as readonly string[]).includes(t))
+        throw new UsageError(`--type must be one of ${NOTIFICATION_TYPES.join(', ')} (got "${flags.type.slice(0, 30)}")`);
+      type = t as NotificationType;
+    }
+    let style: NotificationStyle;
+    if (flags.style !== undefined) {
+      const s = flags.style.trim().toLowerCase();
+      if (s !== 'legacy' && s !== 'v1') throw new UsageError(`--style must be legacy or v1 (got "${flags.style.slice(0, 20)}")`);
+      style = s;
+    } else {
+      style = type !== undefined && type !== 'payout' && (V1_TYPES as readonly string[]).includes(type) ? 'v1' : 'legacy';
+    }
+    const currency = parseSymbol(flags.currency, '--currency');
+    return sendF({
+      io: f.io,
+      clock: f.clock,
+      signal: f.signal,
+      keys: () => configuredKeys(f),
+      url: parseHttpUrl(url, '<url>'),
+      style,
+      type: type ?? defaultType(style),
+      status,
+      ...(flags.trackId !== undefined && { trackId: parseId(flags.trackId, '--track-id') }),
+      ...(flags.orderId !== undefined && { orderId: parseText(flags.orderId, '--order-id', 100) }),
+      amount: parseAmount(flags.amount, '--amount'),
+      currency,
+      timeoutMs: 30_000,
+    });
+  };
   withHelp(send, {
     examples: [
       'gw webhook send http://127.0.0.1:3000/hooks',
@@ -159,7 +173,8 @@ export function newCmdWebhook(
     ],
     json: '{"url", "style", "type", "trackId", "status", "gatewayStatus", "hmac", "body", "answer": {"status", "body", "ms"} | null, "error", "acknowledged"}',
     notes:
-      'Exit codes: 0 the receiver answered HTTP 200 with the body "ok", 1 it answered otherwise, 64 usage, 69 unreachable, 75 no answer in time, 78 no key to sign with.',
+      'Exit codes: 0 the receiver answered HTTP 200 with the body "ok", 1 it answered otherwise, 64 usage, 69 unreachable, 75 no answer in time, 78 no key to sign with, 130/143 Ctrl-C/SIGTERM. ' +
+      'With --json the document is printed on each of these exits; "error" says what went wrong (null when it answered), and fields not known yet are null.',
   });
 
   return new Command('webhook')
@@ -177,16 +192,35 @@ function parseId(text: string, flag: string): string {
   return id;
 }
 
-/** Reads a file (at most INPUT_LIMIT bytes); a problem is a usage error naming the file. */
-async function readInput(file: string, what: string): Promise<Buffer> {
-  const { open } = await import('node:fs/promises');
+/**
+ * Reads a file to its end (at most INPUT_LIMIT bytes); a problem is a usage error naming the file.
+ * A regular file is read at once; a pipe or device (a FIFO, `<(…)`, /dev/stdin) as a stream,
+ * until it ends, and no longer than the command's signal allows.
+ */
+async function readInput(file: string, what: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  const { open, stat } = await import('node:fs/promises');
   let handle: FileHandle | undefined;
   try {
-    handle = await open(file, 'r');
-    const info = await handle.stat();
-    if (!info.isFile()) throw new UsageError(`${what} ${file} is not a regular file`);
+    // stat() never blocks; opening a FIFO waits for its writer, so it is streamed instead.
+    const info = await stat(file);
+    if (info.isDirectory()) throw new UsageError(`${what} ${file} is not a regular file`);
+    if (!info.isFile()) {
+      const { createReadStream } = await import('node:fs');
+      const stream = createReadStream(file);
+      stream.on('error', () => undefined); // reported by the read below
+      try {
+        const read = await readBounded(stream, signal, `${what} ${file}`);
+        if (read === 'too-large') throw new UsageError(`${what} ${file} is larger than ${INPUT_LIMIT} bytes`);
+        return read;
+      } finally {
+        stream.destroy();
+      }
+    }
     if (info.size > INPUT_LIMIT) throw new UsageError(`${what} ${file} is larger than ${INPUT_LIMIT} bytes`);
-    return await handle.readFile();
+    handle = await open(file, 'r');
+    const content = await handle.readFile();
+    if (content.length > INPUT_LIMIT) throw new UsageError(`${what} ${file} is larger than ${INPUT_LIMIT} bytes`);
+    return content;
   } catch (error) {
     if (error instanceof GwError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
@@ -194,6 +228,42 @@ async function readInput(file: string, what: string): Promise<Buffer> {
   } finally {
     await handle?.close();
   }
+}
+
+/**
+ * Reads `source` to its end, at most INPUT_LIMIT bytes ('too-large' past them, read no further),
+ * until `signal` aborts: then it fails with the signal's reason (Ctrl-C 130, SIGTERM 143), the
+ * deadline's said as what it is: an input that did not end in time (exit 75).
+ */
+function readBounded(
+  source: AsyncIterable<unknown> | Promise<Buffer | 'too-large'>,
+  signal: AbortSignal | undefined,
+  what: string,
+): Promise<Buffer | 'too-large'> {
+  const reading =
+    source instanceof Promise
+      ? source
+      : (async () => {
+          const chunks: Buffer[] = [];
+          let total = 0;
+          for await (const chunk of source) {
+            const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk as Uint8Array);
+            total += bytes.length;
+            if (total > INPUT_LIMIT) return 'too-large' as const;
+            chunks.push(bytes);
+          }
+          return Buffer.concat(chunks, total);
+        })();
+  if (signal === undefined) return reading;
+  return abortable(reading, signal).catch((error: unknown) => {
+    if (error instanceof GwError && error.exitCode === ExitCode.TEMPFAIL && signal.aborted && error === signal.reason) {
+      throw error.with({
+        message: `${what} did not end: ${error.message}`,
+        hint: 'give a file, or a pipe whose writer finishes (close it, or end the input with Ctrl-D)',
+      });
+    }
+    throw error;
+  });
 }
 
 /**
@@ -212,7 +282,7 @@ export async function webhookVerifyRun(opts: WebhookVerifyOptions): Promise<void
   const { io } = opts;
   let signature: string;
   if (opts.headerFile !== undefined) {
-    const found = signatureFromHeaderText((await readInput(opts.headerFile, 'the header file')).toString('utf8'));
+    const found = signatureFromHeaderText((await readInput(opts.headerFile, 'the header file', opts.signal)).toString('utf8'));
     if (found === undefined) throw new UsageError(`the header file ${opts.headerFile} has no "HMAC: …" line`);
     signature = found;
   } else {
@@ -221,11 +291,11 @@ export async function webhookVerifyRun(opts: WebhookVerifyOptions): Promise<void
   }
   let body: Buffer;
   if (opts.file === undefined || opts.file === '-') {
-    const read = await io.readStdin(INPUT_LIMIT);
+    const read = await readBounded(io.readStdin(INPUT_LIMIT), opts.signal, 'the body on stdin');
     if (read === 'too-large') throw new UsageError(`the body on stdin is larger than ${INPUT_LIMIT} bytes`);
     body = read;
   } else {
-    body = await readInput(opts.file, 'the body file');
+    body = await readInput(opts.file, 'the body file', opts.signal);
   }
   if (body.length === 0) throw new UsageError(`the body is empty (${opts.file === undefined || opts.file === '-' ? 'nothing came on stdin' : opts.file})`);
 
@@ -282,17 +352,42 @@ export async function webhookVerifyRun(opts: WebhookVerifyOptions): Promise<void
 
 const SEND_ADDRESS = 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe';
 
+/** The fields of `gw webhook send --json`'s document, all of them on every exit (null when not known). */
+interface SendDocument {
+  url: string;
+  style?: string | null;
+  type?: string | null;
+  trackId?: string | null;
+  status?: string | null;
+  gatewayStatus?: string | null;
+  hmac?: string | null;
+  body?: string | null;
+  answer?: { status: number; body: Untrusted; ms: number } | null;
+  error?: string | null;
+  acknowledged?: boolean;
+}
+
+function printSendDocument(io: IOStreams, d: SendDocument): void {
+  io.printJson({
+    url: d.url,
+    style: d.style ?? null,
+    type: d.type ?? null,
+    trackId: d.trackId ?? null,
+    status: d.status ?? null,
+    gatewayStatus: d.gatewayStatus ?? null,
+    hmac: d.hmac ?? null,
+    body: d.body ?? null,
+    answer: d.answer ?? null,
+    error: d.error ?? null,
+    acknowledged: d.acknowledged ?? false,
+  });
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
   const { io } = opts;
   const kind = opts.type === 'payout' ? 'payout' : 'merchant';
-  const configured = await opts.keys();
-  const key = configured[kind];
-  if (key === undefined) {
-    throw new ConfigError(
-      `no ${kind} API key is configured to sign a ${opts.type} notification with`,
-      kind === 'payout' ? 'set GATEWAY_PAYOUT_KEY or payoutKey in your config file' : 'set GATEWAY_MERCHANT_KEY or merchantKey in your config file',
-    );
-  }
   const [{ buildNotification, fakeTxId, statusText }, { signBody, SIGNATURE_HEADER_NAME }, { postBytes }] = await Promise.all([
     import('../notifications/payload.js'),
     import('../notifications/signature.js'),
@@ -300,6 +395,25 @@ export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
   ]);
   const nowS = Math.floor(opts.clock.now() / 1000);
   const trackId = opts.trackId ?? String(100_000_000 + (nowS % 900_000_000));
+  const gatewayStatus = statusText(opts.status, opts.style);
+  const known: SendDocument = { url: opts.url.href, style: opts.style, type: opts.type, trackId, status: opts.status, gatewayStatus };
+  /** With --json, the document before the failure that ends the command. */
+  const fail = (error: unknown, more: SendDocument = known): never => {
+    if (io.json) printSendDocument(io, { ...more, error: messageOf(error) });
+    throw error;
+  };
+
+  const configured = await opts.keys().catch((error: unknown) => fail(error));
+  const key = configured[kind];
+  if (key === undefined) {
+    fail(
+      new ConfigError(
+        `no ${kind} API key is configured to sign a ${opts.type} notification with`,
+        kind === 'payout' ? 'set GATEWAY_PAYOUT_KEY or payoutKey in your config file' : 'set GATEWAY_MERCHANT_KEY or merchantKey in your config file',
+      ),
+    );
+    return;
+  }
   const fiat = isFiat(opts.currency);
   const seen = ['confirming', 'paid', 'underpaid', 'refunded'].includes(opts.status);
   const payment: NotificationPayment = {
@@ -323,26 +437,19 @@ export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
   };
   const notification = buildNotification(payment, opts.style, opts.type);
   const hmac = signBody(key.value, notification.body);
+  const sent: SendDocument = { ...known, hmac, body: notification.body };
   const result = await postBytes(
     opts.url,
     notification.body,
     { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: hmac, 'user-agent': 'gw-webhook-send' },
     { timeoutMs: opts.timeoutMs, signal: opts.signal, agent: false },
   );
-  if (!result.ok && result.kind === 'aborted' && opts.signal.aborted) throw opts.signal.reason;
+  if (!result.ok && result.kind === 'aborted' && opts.signal.aborted) fail(opts.signal.reason, sent);
   const problem = result.ok ? whyNotAcknowledged(result.status, result.body) : undefined;
-  const gatewayStatus = statusText(opts.status, opts.style);
 
   if (io.json) {
-    io.printJson({
-      url: opts.url.href,
-      style: opts.style,
-      type: opts.type,
-      trackId,
-      status: opts.status,
-      gatewayStatus,
-      hmac,
-      body: notification.body,
+    printSendDocument(io, {
+      ...sent,
       answer: result.ok ? { status: result.status, body: Untrusted.of(result.body), ms: result.ms } : null,
       error: result.ok ? null : result.message,
       acknowledged: result.ok && problem === undefined,

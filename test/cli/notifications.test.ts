@@ -177,6 +177,34 @@ describe('gw webhook send → gw listen', () => {
     }
   });
 
+  it('webhook send --json: the document on stdout on a usage error too (64), and with no key (78)', async () => {
+    const usage = await gw(['webhook', 'send', 'http://127.0.0.1:1/x', '--status', 'sideways', '--json'], { env: keys });
+    expect(usage.exitCode).toBe(64);
+    expect(JSON.parse(usage.stdout)).toMatchObject({
+      url: 'http://127.0.0.1:1/x',
+      acknowledged: false,
+      answer: null,
+      error: expect.stringMatching(/^--status must be/),
+    });
+    expect(JSON.parse(usage.stderr)).toMatchObject({ error: { exitCode: 64 } });
+    const noKey = await gw(['webhook', 'send', 'http://127.0.0.1:1/x', '--json']);
+    expect(noKey.exitCode).toBe(78);
+    expect(JSON.parse(noKey.stdout)).toMatchObject({
+      url: 'http://127.0.0.1:1/x',
+      style: 'legacy',
+      acknowledged: false,
+      error: expect.stringMatching(/no merchant API key/),
+    });
+  });
+
+  it('listen --forward-to itself: exit 64, one line, nothing listening', async () => {
+    const port = await freePort();
+    const r = await gw(['listen', '--port', String(port), '--path', '/hooks', '--forward-to', `http://localhost:${port}/hooks`], { env: keys });
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toMatch(new RegExp(`^gw: --forward-to http://localhost:${port}/hooks is this receiver itself \\(127\\.0\\.0\\.1:${port}\\)`));
+    expect(r.stderr).not.toMatch(/Listening/);
+  });
+
   it('no key configured: listen and send exit 78', async () => {
     expect((await gw(['listen'])).exitCode).toBe(78);
     expect((await gw(['webhook', 'send', 'http://127.0.0.1:1/x'])).exitCode).toBe(78);

@@ -1,14 +1,17 @@
 // webhookVerifyRun and webhookSendRun with IOStreams.test(): the verdict and its likely cause, the
 // exit codes (0 verifies / 1 does not / 64 usage / 78 no key), where the signature can come from,
 // and what `send` puts on the wire (checked with crypto.createHmac here) and makes of the answer.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ListenKeys } from '../../src/commands/listen.js';
 import { signatureFromHeaderText, webhookSendRun, webhookVerifyRun, type WebhookSendOptions } from '../../src/commands/webhook.js';
 import { ManualClock } from '../../src/cmdutil/clock.js';
-import { IOStreams } from '../../src/output/iostreams.js';
+import { ConfigError, deadlinePassed, terminated } from '../../src/errors.js';
+import { IOStreams, type OutStream, type TestIO } from '../../src/output/iostreams.js';
 import { freePort, hmacOf, startReceiver, type Receiver } from '../support/notifications.js';
 
 const MERCHANT = 'Zk3LqP9x-W2mVb7Rt-Hy6NcT1s';
@@ -226,5 +229,190 @@ describe('webhookSendRun', () => {
     const reason = Object.assign(new Error('deadline'), { exitCode: 75 });
     setTimeout(() => deadline.abort(reason), 100);
     await expect(webhookSendRun(options(t, app.url, { signal: deadline.signal, timeoutMs: 10_000 }))).rejects.toBe(reason);
+  });
+});
+
+describe('webhookVerifyRun: input that does not end', () => {
+  /** An IOStreams whose stdin yields `chunks` and then, unless `ends`, waits forever. */
+  function stdinIO(chunks: Iterable<Buffer>, ends: boolean): TestIO {
+    let out = '';
+    const memory = (append: (text: string) => void): OutStream => ({
+      write(chunk, callback) {
+        append(chunk);
+        queueMicrotask(() => callback?.());
+        return true;
+      },
+    });
+    const stdin = {
+      isTTY: false,
+      async *[Symbol.asyncIterator]() {
+        for (const chunk of chunks) {
+          yield chunk;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (!ends) await new Promise(() => undefined);
+      },
+    };
+    const io = new IOStreams({ stdout: memory((t) => (out += t)), stderr: memory(() => undefined), stdin, env: {} });
+    return { io, stdout: () => out, stderr: () => '' };
+  }
+
+  function* endless(): Generator<Buffer> {
+    for (;;) yield Buffer.alloc(64 * 1024, 'x');
+  }
+
+  it('endless stdin: stops after 1 MiB, exit 64 saying so', async () => {
+    const t = stdinIO(endless(), false);
+    await expect(
+      webhookVerifyRun({ io: t.io, signal: new AbortController().signal, keys: async () => KEYS, file: undefined, hmac: 'ab' }),
+    ).rejects.toMatchObject({
+      exitCode: 64,
+      message: 'the body on stdin is larger than 1048576 bytes',
+    });
+  });
+
+  it('stdin that never ends: the deadline ends it (exit 75, saying the body did not end); SIGTERM ends it at once (143)', async () => {
+    const deadline = new AbortController();
+    const started = Date.now();
+    setTimeout(() => deadline.abort(deadlinePassed(0.2)), 200);
+    await expect(
+      webhookVerifyRun({ io: stdinIO([Buffer.from('{"type":')], false).io, signal: deadline.signal, keys: async () => KEYS, file: undefined, hmac: 'ab' }),
+    ).rejects.toMatchObject({
+      exitCode: 75,
+      message: 'the body on stdin did not end: gw did not finish within the 0.2 s timeout',
+      hint: expect.stringMatching(/a pipe whose writer finishes/),
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+
+    const term = new AbortController();
+    setTimeout(() => term.abort(terminated()), 50);
+    await expect(
+      webhookVerifyRun({ io: stdinIO([], false).io, signal: term.signal, keys: async () => KEYS, file: undefined, hmac: 'ab' }),
+    ).rejects.toMatchObject({ exitCode: 143 });
+  });
+
+  it('a FIFO is read to its end (1 MiB at most, within the deadline)', async () => {
+    const fifos = ['a', 'b', 'c'].map((n) => path.join(dir, `fifo-${process.pid}-${n}`));
+    for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
+    const [ends, slow, flood] = fifos as [string, string, string];
+    const verify = (file: string, signal = new AbortController().signal, hmac = 'ab') =>
+      webhookVerifyRun({ io: IOStreams.test().io, signal, keys: async () => KEYS, file, hmac });
+    try {
+      // A writer that writes the body and closes: verified.
+      const reading = verify(ends, undefined, hmacOf(MERCHANT, BODY));
+      const writer = await open(ends, 'w');
+      await writer.write(BODY);
+      await writer.close();
+      await expect(reading).resolves.toBeUndefined();
+
+      // A writer that never finishes: the deadline ends the read (75).
+      const deadline = new AbortController();
+      const waiting = verify(slow, deadline.signal);
+      const lingering = await open(slow, 'w');
+      await lingering.write('{"type":');
+      setTimeout(() => deadline.abort(deadlinePassed(0.2)), 100);
+      await expect(waiting).rejects.toMatchObject({ exitCode: 75, message: expect.stringMatching(/^the body file .*fifo-\d+-b did not end: /) });
+      await lingering.close();
+
+      // A writer that writes more than 1 MiB: exit 64.
+      const big = verify(flood);
+      const flooding = await open(flood, 'w');
+      const writing = flooding.write(Buffer.alloc(2 * 1024 * 1024, 'x')).catch(() => undefined);
+      await expect(big).rejects.toMatchObject({ exitCode: 64, message: expect.stringMatching(/is larger than 1048576 bytes$/) });
+      await flooding.close();
+      await writing;
+    } finally {
+      for (const fifo of fifos) rmSync(fifo, { force: true });
+    }
+  });
+});
+
+describe('webhookSendRun --json: the document on every exit', () => {
+  let app: Receiver | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+  const options = (t: TestIO, url: string, extra: Partial<WebhookSendOptions> = {}): WebhookSendOptions => ({
+    io: t.io,
+    clock: new ManualClock(),
+    signal: new AbortController().signal,
+    keys: async () => KEYS,
+    url: new URL(url),
+    style: 'legacy',
+    type: 'payment',
+    status: 'paid',
+    trackId: '184729305',
+    amount: '25',
+    currency: 'USDT',
+    timeoutMs: 2000,
+    ...extra,
+  });
+  const FIELDS = ['url', 'style', 'type', 'trackId', 'status', 'gatewayStatus', 'hmac', 'body', 'answer', 'error', 'acknowledged'];
+
+  it.each([
+    [
+      '1: answered otherwise',
+      async () => {
+        app = await startReceiver();
+        app.answer = { status: 500, body: 'boom' };
+        return { url: app.url };
+      },
+      1,
+      { acknowledged: false, error: null, answer: { status: 500, body: 'boom' } },
+    ],
+    [
+      '69: nobody listening',
+      async () => ({ url: `http://127.0.0.1:${await freePort()}/hooks` }),
+      69,
+      { error: expect.stringMatching(/connection refused/), answer: null },
+    ],
+    [
+      '75: no answer in time',
+      async () => {
+        app = await startReceiver();
+        app.answer = { status: 200, body: 'ok', delayMs: 3000 };
+        return { url: app.url, extra: { timeoutMs: 200 } };
+      },
+      75,
+      { error: 'no answer within 0.2 s', answer: null },
+    ],
+    [
+      '78: no key to sign with',
+      async () => ({ url: 'http://127.0.0.1:9/hooks', extra: { type: 'payout' as const, keys: async () => ({ merchant: KEYS.merchant! }) } }),
+      78,
+      {
+        error: 'no payout API key is configured to sign a payout notification with',
+        hmac: null,
+        body: null,
+      },
+    ],
+    [
+      '78: the configuration cannot be read',
+      async () => ({ url: 'http://127.0.0.1:9/hooks', extra: { keys: () => Promise.reject(new ConfigError('the config file is broken')) } }),
+      78,
+      {
+        error: 'the config file is broken',
+      },
+    ],
+    [
+      '75: the command deadline',
+      async () => {
+        app = await startReceiver();
+        app.answer = { status: 200, body: 'ok', delayMs: 5000 };
+        const deadline = new AbortController();
+        setTimeout(() => deadline.abort(deadlinePassed(0.1)), 100);
+        return { url: app.url, extra: { signal: deadline.signal, timeoutMs: 10_000 } };
+      },
+      75,
+      { error: 'gw did not finish within the 0.1 s timeout', hmac: expect.stringMatching(/^[0-9a-f]{128}$/) },
+    ],
+  ] as const)('exit %s', async (_what, setUp, exitCode, fields) => {
+    const { url, extra } = (await setUp()) as { url: string; extra?: Partial<WebhookSendOptions> };
+    const t = IOStreams.test({ json: true });
+    await expect(webhookSendRun(options(t, url, extra))).rejects.toMatchObject({ exitCode });
+    const doc = JSON.parse(t.stdout()) as Record<string, unknown>;
+    expect(Object.keys(doc)).toEqual(FIELDS);
+    expect(doc).toMatchObject({ url: new URL(url).href, style: 'legacy', trackId: '184729305', acknowledged: false, ...fields });
   });
 });
