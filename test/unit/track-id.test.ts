@@ -46,6 +46,17 @@ describe('sandbox track ids', () => {
       }
   });
 
+  it('ids of the first four outcomes are as they were (version 1); the situations added later decode too', () => {
+    // What the encoder gave for `base` before the -late, -partial, -mixed and -refund situations existed.
+    expect(encodeTrackId(base)).toBe('sbxtyzgsqcd5u9ia6gv3zcfq6e');
+    expect(decodeTrackId('sbxtyzgsqcd5u9ia6gv3zcfq6e')).toEqual(base);
+    for (const outcome of ['late', 'partial', 'mixed', 'refund'] as const) {
+      const id = encodeTrackId({ ...base, outcome });
+      expect(id).not.toBe(encodeTrackId(base));
+      expect(decodeTrackId(id!)?.outcome).toBe(outcome);
+    }
+  });
+
   it('refuses what it cannot carry', () => {
     expect(encodeTrackId({ ...base, currency: 'XYZ' })).toBeUndefined();
     expect(encodeTrackId({ ...base, amount: '1'.repeat(41) })).toBeUndefined();
