@@ -489,15 +489,9 @@ export async function payRun(opts: PayOptions): Promise<void> {
 
   const notes = existing === undefined ? [] : [`Reusing payment ${existing.info.trackId} of this order: no new payment was created.`];
   const screen = await printPayment(opts, payment, uri, notes, existing !== undefined, opts.wait === true);
-  if (opts.wait !== true) {
-    try {
-      await io.flush();
-    } catch (error) {
-      if (error instanceof GwError) throw created(error.with({ message: `payment ${payment.trackId} was created, but ${error.message}` }));
-      throw error;
-    }
-    return;
-  }
+  // The payment exists: output that did not arrive is exit 74 naming it, before any wait.
+  await deliver(io, payment, created);
+  if (opts.wait !== true) return;
 
   opts.releaseDeadline?.();
   const createdAt = parseTimestamp(payment.createdAt)?.getTime();
@@ -514,8 +508,25 @@ export async function payRun(opts: PayOptions): Promise<void> {
     ...(screen !== undefined && opts.redraw !== false && { screen: (line: string) => screen(line) }),
   });
   showEnding(opts, payment, uri, ending, screen, existing !== undefined);
+  await deliver(io, payment, created);
   const failure = endingFailure(ending, trackId, io.sandbox);
   if (failure !== undefined) throw failure;
+}
+
+/**
+ * Everything written so far reached stdout, or exit 74 naming the payment that was created: a
+ * stdout that refused the bytes (disk full, EBADF), or one that looks closed (`>&-`, which Node
+ * turns into a read-write /dev/null: see FdStream.looksClosed) and so took them without keeping
+ * them. One line on stderr (one JSON line with --json), no hint.
+ */
+async function deliver(io: IOStreams, payment: Payment, created: (error: GwError) => GwError): Promise<void> {
+  try {
+    await io.flush();
+    if (io.stdoutLooksClosed) throw new GwError(ExitCode.IOERR, 'the output could not be written to stdout (it is closed)');
+  } catch (error) {
+    if (error instanceof GwError) throw created(error.with({ message: `payment ${payment.trackId} was created, but ${error.message}` }));
+    throw error;
+  }
 }
 
 /** The outcome a final state is shown as, on the counter screen. */

@@ -6,7 +6,7 @@
 // A descriptor the parent left non-blocking answers EAGAIN instead of waiting: from then on the
 // rest goes through Node's stream, which waits for the pipe. Any other error (EPIPE: the reader
 // went away; ENOSPC: disk full) goes to the write's callback, as a stream reports it.
-import { fstatSync, fsync, statSync, writeSync } from 'node:fs';
+import { fstatSync, fsync, readFileSync, statSync, writeSync } from 'node:fs';
 import type { OutStream } from './iostreams.js';
 
 export class FdStream implements OutStream {
@@ -46,6 +46,20 @@ export class FdStream implements OutStream {
     if (this.#stream !== undefined && this.#stream.writableLength > 0) this.#stream.write('', (error) => (error ? callback(error) : flushed()));
     else flushed();
   }
+
+  /**
+   * Whether this descriptor looks closed: on Linux, the null device opened for reading and
+   * writing. Node opens /dev/null that way in place of a stdout the parent closed (`gw … >&-`)
+   * before any of gw runs, so a closed stdout writes nowhere without an error. A shell's
+   * `>/dev/null` opens it write-only and is not taken for closed; a parent that "ignores" the
+   * output (Node's stdio 'ignore', Python's DEVNULL, Go's nil Stdout) opens it read-write too and
+   * cannot be told apart. Read once, on first ask.
+   */
+  get looksClosed(): boolean {
+    this.#looksClosed ??= nullDeviceReadWrite(this.fd);
+    return this.#looksClosed;
+  }
+  #looksClosed: boolean | undefined;
 
   /** Node's own stream for this descriptor (for a library that needs a real stream). */
   real(): NodeJS.WriteStream {
@@ -88,6 +102,20 @@ export function outputFor(fd: 1 | 2, nodeStream: () => NodeJS.WriteStream): OutS
     // Not open: Node's stream reports it as it always has.
   }
   return nodeStream();
+}
+
+/** `fd` is the null device, opened O_RDWR (Linux: /proc/self/fdinfo; elsewhere never). */
+export function nullDeviceReadWrite(fd: number, fdinfo = (n: number): string => readFileSync(`/proc/self/fdinfo/${n}`, 'latin1')): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isCharacterDevice() || stats.rdev !== nullDevice()) return false;
+    const flags = /^flags:\s*([0-7]+)$/m.exec(fdinfo(fd))?.[1];
+    // O_ACCMODE is 3; O_RDWR is 2.
+    return flags !== undefined && (Number.parseInt(flags, 8) & 3) === 2;
+  } catch {
+    return false;
+  }
 }
 
 function nullDevice(): number | undefined {

@@ -28,6 +28,8 @@ export interface OutStream {
   /** Makes what was written durable (fsync on a regular file; nothing to do elsewhere). */
   sync?(callback: (error?: Error | null) => void): void;
   isTTY?: boolean | undefined;
+  /** The descriptor looks closed: writes succeed and go nowhere (FdStream.looksClosed). */
+  readonly looksClosed?: boolean;
   columns?: number | undefined;
   rows?: number | undefined;
 }
@@ -522,6 +524,14 @@ export class IOStreams {
         done(error instanceof Error ? error : new Error(String(error)));
       }
     });
+  }
+
+  /**
+   * stdout looks closed (`gw … >&-`: see FdStream.looksClosed). Writes to it succeed and go nowhere,
+   * so a command whose output is the record of a side effect (gw pay) asks before exiting 0.
+   */
+  get stdoutLooksClosed(): boolean {
+    return this.options.stdout.looksClosed === true;
   }
 
   /** True once stdout's reader went away (EPIPE): nothing more needs writing. */
