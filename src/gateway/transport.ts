@@ -27,9 +27,10 @@ import type { Dispatcher } from 'undici';
 import Client from 'undici/lib/dispatcher/client.js';
 import request from 'undici/lib/api/api-request.js';
 import { abortable } from '../util/abortable.js';
-import { ExitCode, GwError, ProtocolError } from '../errors.js';
+import { ConfigError, ExitCode, GwError, ProtocolError } from '../errors.js';
 import { scrubSecrets } from '../output/sanitize.js';
 import { openConnection, type ConnectPlan } from './connector.js';
+import { unsendableHeaderValue } from './header-value.js';
 import type { RawResponse } from './envelope.js';
 import {
   abortedError,
@@ -311,6 +312,13 @@ export class Transport {
   }
 
   async send(req: TransportRequest): Promise<RawResponse> {
+    // Before anything is sent: a header value HTTP cannot carry is the configuration's fault, not the network's.
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+      const problem = unsendableHeaderValue(value);
+      if (problem !== undefined) {
+        throw new ConfigError(`the value for the ${name} header contains ${problem}: it cannot be sent in an HTTP header; nothing was sent`);
+      }
+    }
     const started = Date.now();
     const deadline = Math.min(started + this.options.timeoutMs, this.options.notAfter?.() ?? Number.POSITIVE_INFINITY);
     const budgetMs = Math.max(0, deadline - started);

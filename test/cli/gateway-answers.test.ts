@@ -105,3 +105,54 @@ describe('balances sent as null', () => {
     expect(JSON.parse(r.stdout)).toEqual({ balances: { BTC: null, ETH: null, TRX: '5' } });
   });
 });
+
+describe('a key HTTP cannot carry in a header', () => {
+  it.each([
+    [
+      'the general key with a control character (v1 balance)',
+      ['balance'],
+      { GATEWAY_GENERAL_KEY: 'gk_live_SECRET\u0001tail' },
+      'general',
+      'env GATEWAY_GENERAL_KEY',
+      'a control character (such as a line break)',
+    ],
+    [
+      'the general key with a line break inside (v1 rate)',
+      ['rate', 'BTC', 'USDT'],
+      { GATEWAY_GENERAL_KEY: 'gk_live\nSECRET_x' },
+      'general',
+      'env GATEWAY_GENERAL_KEY',
+      'a control character (such as a line break)',
+    ],
+    [
+      'the merchant key with a non-ASCII letter (v1 currencies)',
+      ['currencies'],
+      { GATEWAY_MERCHANT_KEY: 'mk_live_SECRÉT_9f8e' },
+      'merchant',
+      'env GATEWAY_MERCHANT_KEY',
+      'a character outside ASCII',
+    ],
+    [
+      'the merchant key with an emoji (v1 pay)',
+      ['pay', '25', 'USD', '--pay-currency', 'USDT', '--no-qr'],
+      { GATEWAY_MERCHANT_KEY: 'mk_live_🔑_SECRET' },
+      'merchant',
+      'env GATEWAY_MERCHANT_KEY',
+      'a character outside ASCII',
+    ],
+  ])('%s → exit 78 naming the key and its source, nothing sent, the key never printed', async (_name, args, keys, kind, from, problem) => {
+    const env = { ...v1Env(), ...keys };
+    const secret = Object.values(keys)[0] ?? '';
+    const r = await run(args, env);
+    const stderr = expectCleanFailure(r, 78, [secret, ...secret.split(/[^\x21-\x7e]+/).filter((part) => part.length >= 4)]);
+    expect(stderr).toContain(`gw: the ${kind} API key (from ${from}) contains ${problem}: it cannot be sent in an HTTP header; nothing was sent\n`);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('legacy: the merchant key travels in a header for gw currencies (exit 78, nothing sent), in the form body for the allowed-coins list', async () => {
+    const env = { ...legacyEnv(), GATEWAY_MERCHANT_KEY: 'mk_live_SECRET\u0007x' };
+    const r = await run(['currencies'], env);
+    expect(expectCleanFailure(r, 78, ['mk_live_SECRET'])).toContain('the merchant API key (from env GATEWAY_MERCHANT_KEY) contains a control character');
+    expect(server.requests).toHaveLength(0);
+  });
+});

@@ -21,6 +21,7 @@ import type {
 import type { LosslessNumber } from 'lossless-json';
 import { jsonNumber, stringifyLossless } from '../json.js';
 import type { JsonObject } from '../read.js';
+import { unsendableHeaderValue } from '../header-value.js';
 import type { TransportRequest } from '../transport.js';
 import { decodeAcceptedCurrencies, decodeAllowedCoins, decodeBalances, decodePayment, decodePaymentInfo, decodePaymentPage, decodeRate } from './decode.js';
 
@@ -43,6 +44,23 @@ const KEY_SETTINGS: Record<KeyKind, { flag: string; env: string; file: string }>
 export function missingKeyError(kind: KeyKind): ConfigError {
   const s = KEY_SETTINGS[kind];
   return new ConfigError(`no ${kind} API key is configured`, `set it with ${s.flag}, ${s.env}, or ${s.file} in your config file (gw config shows what is set)`);
+}
+
+/** The config setting each key is written as, for hints. */
+const KEY_FILE_NAMES: Record<string, string> = { merchant: 'merchantKey', payout: 'payoutKey', general: 'generalKey' };
+
+/**
+ * A key that travels in a header must be one HTTP can carry: one that cannot is a configuration
+ * error (exit 78) naming the key and where it came from, before anything is sent; the key itself is
+ * never printed.
+ */
+export function checkHeaderKey(kind: string, key: KeySetting): void {
+  const problem = unsendableHeaderValue(key.value);
+  if (problem === undefined) return;
+  throw new ConfigError(
+    `the ${kind} API key (from ${key.from}) contains ${problem}: it cannot be sent in an HTTP header; nothing was sent`,
+    `set the key again as the gateway shows it (gw config set ${KEY_FILE_NAMES[kind] ?? 'merchantKey'}), without spaces or line breaks inside`,
+  );
 }
 
 /** A key refusal names the key and where it came from, unless the refusal already says what to do. */
@@ -83,6 +101,7 @@ export class LegacyGateway implements GatewayClient {
       return decodeAllowedCoins(body, what);
     }
     // GET /v1/payment/accepted-currencies, key in the merchant_api_key header.
+    checkHeaderKey('merchant', this.key('merchant'));
     const what = 'the accepted-currencies request';
     const body = await this.call(
       what,

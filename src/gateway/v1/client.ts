@@ -24,7 +24,7 @@ import type {
   PaymentRequest,
 } from '../gateway.js';
 import { jsonNumber, stringifyLossless } from '../json.js';
-import { LegacyGateway, missingKeyError } from '../legacy/client.js';
+import { checkHeaderKey, LegacyGateway, missingKeyError } from '../legacy/client.js';
 import type { JsonObject } from '../read.js';
 import type { TransportRequest } from '../transport.js';
 import {
@@ -140,6 +140,8 @@ export class V1Gateway implements GatewayClient {
   private key(kind: V1KeyKind): KeySetting {
     const key = this.keys[kind];
     if (key === undefined || key.value === '') throw missingV1KeyError(kind, this.keys);
+    // Every v1 key travels in a header.
+    checkHeaderKey(kind, key);
     return key;
   }
 
