@@ -24,6 +24,7 @@ import { isFinal, type PaymentState } from '../domain/payment-status.js';
 import { ExitCode, GwError, interrupted } from '../errors.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
 import { Decimal } from '../money/decimal.js';
+import { shellQuote } from '../output/sanitize.js';
 import { durationWords, parseTimestamp } from '../output/time.js';
 import { Untrusted } from '../output/untrusted.js';
 import type { Clock } from './clock.js';
@@ -225,8 +226,9 @@ export function stateExitCode(state: PaymentState): ExitCode {
 
 /** How to follow a payment again, for hints: `gw status <id> --wait` (with --sandbox on sandbox runs). */
 export function resumeCommand(trackId: string, sandbox: boolean): string {
-  const word = /^[A-Za-z0-9._:@%+=,/-]+$/.test(trackId) ? trackId : `'${trackId.replace(/'/g, `'\\''`)}'`;
-  return `gw status ${word} --wait${sandbox ? ' --sandbox' : ''}`;
+  // Shell-quoted exactly: control or invisible characters as $'…' escapes, not dropped (a hint is
+  // made terminal-safe, which would remove them and name another payment).
+  return `gw status ${shellQuote(trackId)} --wait${sandbox ? ' --sandbox' : ''}`;
 }
 
 function stateWords(info: PaymentInfo | undefined): string {
