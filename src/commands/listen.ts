@@ -229,6 +229,7 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     onReceipt: (receipt) => {
       stats.received++;
       if (receipt.verified) stats.verified++;
+      if (receipt.repeatedKeys.length > 0) io.warn(`${about(receipt)}: ${repeatedKeysText(receipt.repeatedKeys)}`);
       if (receipt.code === 'forward-failed' || receipt.code === 'forward-refused') {
         io.warn(
           `${about(receipt)} not acknowledged (HTTP ${receipt.httpStatus}): ${receipt.reason ?? 'the application did not take it'}; the gateway will send it again`,
@@ -339,6 +340,13 @@ export async function forwardsToItself(url: URL, host: string, port: number): Pr
   return targets.some((t) => bound.has(t));
 }
 
+/** What gw says of a body that repeats keys (decode.ts reads the last value of each). */
+export function repeatedKeysText(keys: readonly string[]): string {
+  const shown = keys.slice(0, 5).map((k) => `"${Untrusted.of(k).line(40)}"`);
+  const list = keys.length > 5 ? `${shown.join(', ')} and ${keys.length - 5} more` : shown.join(', ');
+  return `the body repeats the key${keys.length === 1 ? '' : 's'} ${list}: gw read the last value${keys.length === 1 ? '' : ' of each'}, as JSON.parse does (the signature covers the bytes, whatever is repeated)`;
+}
+
 /** "notification 184729305" (its track id), for a one-line warning. */
 function about(receipt: Receipt): string {
   const trackId = receipt.summary?.trackId;
@@ -415,6 +423,7 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
           payCurrency: s?.payCurrency ?? null,
           orderId: s?.orderId ?? null,
           body: r.body === undefined ? null : Untrusted.of(r.body.toString('utf8')),
+          repeatedKeys: r.repeatedKeys.map((k) => Untrusted.of(k)),
           forward:
             f === undefined
               ? null

@@ -22,7 +22,7 @@ import { NOTIFICATION_TYPES, V1_TYPES, defaultType, type NotificationStyle, type
 import type { IOStreams } from '../output/iostreams.js';
 import { Untrusted } from '../output/untrusted.js';
 import { abortable } from '../util/abortable.js';
-import { configuredKeys, parseHttpUrl, type ListenKeys } from './listen.js';
+import { configuredKeys, parseHttpUrl, repeatedKeysText, type ListenKeys } from './listen.js';
 
 /** Exit code of a check that says no: the signature does not verify, the endpoint did not answer `ok`. */
 export const NOT_VERIFIED = ExitCode.REFUSED;
@@ -313,6 +313,9 @@ export async function webhookVerifyRun(opts: WebhookVerifyOptions): Promise<void
   const keys = new NotificationKeys({ merchant: configured.merchant?.value, payout: configured.payout?.value });
   const read = readNotification(body);
   const summary = read.ok ? read.summary : undefined;
+  if (read.ok && read.repeatedKeys.length > 0) {
+    io.warn(repeatedKeysText(read.repeatedKeys));
+  }
   const diagnosis = diagnose(body, signature, summary?.type?.raw(), keys);
   const from = (kind: 'merchant' | 'payout'): string => configured[kind]?.from ?? '?';
 
@@ -327,6 +330,7 @@ export async function webhookVerifyRun(opts: WebhookVerifyOptions): Promise<void
       gatewayStatus: summary?.gatewayStatus ?? null,
       bodyBytes: body.length,
       causes: diagnosis.causes,
+      repeatedKeys: read.ok ? read.repeatedKeys : [],
     });
   } else {
     const c = io.chalk;

@@ -2,7 +2,12 @@
 // gw's one vocabulary with the gateway's own word, amounts, order id), in either style (legacy
 // camelCase or v1 snake_case), liberal about where things are. Everything read is Untrusted text
 // or an exact Decimal; the body's bytes themselves are never changed (only they verify).
-import { isLosslessNumber, parse } from 'lossless-json';
+//
+// A body that repeats a key (`{"status":"Waiting",…,"status":"Paid"}`) is still read: the signature
+// is over the bytes, and RFC 8259 leaves repeated names to the reader. The last value is the one
+// read, as JSON.parse and most JSON libraries do (a merchant's own code most likely reads that
+// one too), and the repeated keys are reported so that gw can say so.
+import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import { normalizeStatus, type PaymentState } from '../domain/payment-status.js';
 import { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
@@ -26,7 +31,14 @@ export interface NotificationSummary {
   orderId: Untrusted | null;
 }
 
-export type ReadResult = { ok: true; summary: NotificationSummary } | { ok: false; problem: string };
+export type ReadResult =
+  | {
+      ok: true;
+      summary: NotificationSummary;
+      /** Keys the body repeats, as paths (`status`, `txs[0].status`); the last value of each was read. Usually empty. */
+      repeatedKeys: string[];
+    }
+  | { ok: false; problem: string };
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -34,16 +46,146 @@ const decoder = new TextDecoder('utf-8');
 
 /** Parses a notification body; `problem` says why it is not one (not JSON, not an object). */
 export function readNotification(body: Uint8Array): ReadResult {
+  const text = decoder.decode(body).replace(/^\uFEFF/, '');
   let value: unknown;
+  let repeatedKeys: string[] = [];
   try {
-    value = parse(decoder.decode(body).replace(/^\uFEFF/, ''));
-  } catch {
-    return { ok: false, problem: 'the body is not JSON' };
+    value = parse(text);
+  } catch (error) {
+    // lossless-json refuses a key repeated with another value; read it as JSON.parse would.
+    if (!(error instanceof Error && /^Duplicate key/.test(error.message))) return { ok: false, problem: 'the body is not JSON' };
+    try {
+      const parser = new RepeatTolerantParser(text);
+      value = parser.parse();
+      repeatedKeys = parser.repeated;
+    } catch {
+      return { ok: false, problem: 'the body is not JSON' };
+    }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) {
     return { ok: false, problem: 'the body is not a JSON object' };
   }
-  return { ok: true, summary: summarise(value as Fields) };
+  return { ok: true, summary: summarise(value as Fields), repeatedKeys };
+}
+
+/** Nesting past which a body is not taken for JSON (a notification has three levels). */
+const MAX_DEPTH = 256;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const SPACE = /[ \t\n\r]*/y;
+
+/**
+ * Strict JSON (RFC 8259) into the values lossless-json gives (numbers as LosslessNumber), except
+ * that a repeated key keeps its last value and is recorded in `repeated`. Used only for the rare
+ * body lossless-json refuses for that reason.
+ */
+class RepeatTolerantParser {
+  readonly repeated: string[] = [];
+  #i = 0;
+
+  constructor(private readonly text: string) {}
+
+  parse(): unknown {
+    const value = this.#value('', 0);
+    this.#space();
+    if (this.#i !== this.text.length) throw new SyntaxError('trailing text');
+    return value;
+  }
+
+  #space(): void {
+    SPACE.lastIndex = this.#i;
+    SPACE.exec(this.text);
+    this.#i = SPACE.lastIndex;
+  }
+
+  #expect(char: string): void {
+    if (this.text[this.#i] !== char) throw new SyntaxError(`expected ${char}`);
+    this.#i++;
+  }
+
+  #value(path: string, depth: number): unknown {
+    if (depth > MAX_DEPTH) throw new SyntaxError('too deep');
+    this.#space();
+    const c = this.text[this.#i];
+    if (c === '{') return this.#object(path, depth);
+    if (c === '[') return this.#array(path, depth);
+    if (c === '"') return this.#string();
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
+      if (this.text.startsWith(word, this.#i)) {
+        this.#i += word.length;
+        return value;
+      }
+    }
+    NUMBER.lastIndex = this.#i;
+    const number = NUMBER.exec(this.text);
+    if (number === null) throw new SyntaxError('unexpected character');
+    this.#i = NUMBER.lastIndex;
+    return new LosslessNumber(number[0]);
+  }
+
+  #object(path: string, depth: number): Record<string, unknown> {
+    this.#i++;
+    const fields: Record<string, unknown> = {};
+    this.#space();
+    if (this.text[this.#i] === '}') {
+      this.#i++;
+      return fields;
+    }
+    for (;;) {
+      this.#space();
+      const key = this.#string();
+      this.#space();
+      this.#expect(':');
+      const at = path === '' ? key : `${path}.${key}`;
+      const value = this.#value(at, depth + 1);
+      if (Object.hasOwn(fields, key)) this.repeated.push(at);
+      // defineProperty: a key such as __proto__ is a field like any other.
+      Object.defineProperty(fields, key, { value, writable: true, enumerable: true, configurable: true });
+      this.#space();
+      if (this.text[this.#i] === ',') {
+        this.#i++;
+        continue;
+      }
+      this.#expect('}');
+      return fields;
+    }
+  }
+
+  #array(path: string, depth: number): unknown[] {
+    this.#i++;
+    const items: unknown[] = [];
+    this.#space();
+    if (this.text[this.#i] === ']') {
+      this.#i++;
+      return items;
+    }
+    for (;;) {
+      items.push(this.#value(`${path}[${items.length}]`, depth + 1));
+      this.#space();
+      if (this.text[this.#i] === ',') {
+        this.#i++;
+        continue;
+      }
+      this.#expect(']');
+      return items;
+    }
+  }
+
+  #string(): string {
+    const start = this.#i;
+    this.#expect('"');
+    for (;;) {
+      const code = this.text.charCodeAt(this.#i);
+      if (Number.isNaN(code) || code < 0x20) throw new SyntaxError('unterminated string');
+      this.#i += code === 0x5c ? 2 : 1;
+      if (code === 0x22) break;
+    }
+    // JSON.parse checks and decodes the escapes.
+    return JSON.parse(this.text.slice(start, this.#i)) as string;
+  }
 }
 
 function get(fields: Fields, ...names: string[]): unknown {

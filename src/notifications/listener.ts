@@ -95,6 +95,8 @@ export interface Receipt {
   body: Buffer | undefined;
   summary: NotificationSummary | undefined;
   forward: ForwardOutcome | undefined;
+  /** Keys the body repeats (the last value of each was read), e.g. `status`; usually none. */
+  repeatedKeys: readonly string[];
 }
 
 export interface ForwardOptions {
@@ -210,7 +212,17 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     const at = now();
     const method = req.method ?? '';
     const target = req.url ?? '/';
-    const base = { at, method, path: target, verified: false, keyKind: undefined, body: undefined, summary: undefined, forward: undefined };
+    const base = {
+      at,
+      method,
+      path: target,
+      verified: false,
+      keyKind: undefined,
+      body: undefined,
+      summary: undefined,
+      forward: undefined,
+      repeatedKeys: [] as readonly string[],
+    };
     if (normalisePath(target) !== path) {
       answer(res, 404, `not found: notifications are taken on ${path}`, true);
       return emit({ ...base, httpStatus: 404, code: 'not-found', reason: `wrong path (this receiver takes ${path})` });
@@ -243,9 +255,10 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     }
     const summary = read.summary;
     const verdict = verifyNotification(body, signature, summary.type?.raw(), options.keys);
+    const repeatedKeys = read.repeatedKeys;
     const receipt: Receipt = verdict.verified
-      ? { ...base, body, summary, httpStatus: 200, code: 'ok', verified: true, reason: undefined, keyKind: verdict.keyKind }
-      : { ...base, body, summary, httpStatus: verdict.httpStatus, code: verdict.code, reason: verdict.message, keyKind: verdict.keyKind };
+      ? { ...base, body, summary, repeatedKeys, httpStatus: 200, code: 'ok', verified: true, reason: undefined, keyKind: verdict.keyKind }
+      : { ...base, body, summary, repeatedKeys, httpStatus: verdict.httpStatus, code: verdict.code, reason: verdict.message, keyKind: verdict.keyKind };
 
     if (forward !== undefined && (receipt.verified || forward.unverified)) {
       const headers: Record<string, string> = { 'content-type': headerValue(req, 'content-type') ?? 'application/json' };

@@ -133,6 +133,31 @@ describe('listenRun: verified notifications', () => {
   });
 });
 
+describe('listenRun: a correctly signed body that repeats a key', () => {
+  it('is acknowledged (the signature is over the bytes), read with the last value, and one warning line says so', async () => {
+    const body = LEGACY.replace('"status":"Paid"', '"status":"Waiting"').replace(/}$/, ',"status":"Paid"}');
+    for (const json of [false, true]) {
+      const r = await listen({}, { json });
+      expect(await send(r.url, body, { HMAC: hmacOf(MERCHANT, body) })).toMatchObject({ status: 200, body: 'ok' });
+      if (json) {
+        expect(records(r.t)[1]).toMatchObject({ verified: true, status: 'paid', gatewayStatus: 'Paid', repeatedKeys: ['status'], body });
+        expect(r.t.stderr()).toMatch(/^\{"warning":\{"message":"notification 184729305: the body repeats the key \\"status\\": gw read the last value/m);
+      } else {
+        expect(lines(r.t)).toEqual([expect.stringMatching(/verified {7}payment {2}184729305 {2}paid \(Paid\)/)]);
+        expect(
+          r.t
+            .stderr()
+            .split('\n')
+            .filter((l) => l.startsWith('gw: warning')),
+        ).toEqual([
+          'gw: warning: notification 184729305: the body repeats the key "status": gw read the last value, as JSON.parse does (the signature covers the bytes, whatever is repeated)',
+        ]);
+      }
+      await r.stop();
+    }
+  });
+});
+
 describe('listenRun: everything else gets a clear 4xx and a line saying why', () => {
   it.each([
     ['no signature', () => ({ body: LEGACY, headers: {} }), 401, /no HMAC signature header/],

@@ -83,7 +83,21 @@ describe('webhookVerifyRun', () => {
       gatewayStatus: 'Paid',
       bodyBytes: BODY.length + 1,
       causes: [{ code: 'trailing-newline-added', message: expect.stringMatching(/line break/) as unknown }],
+      repeatedKeys: [],
     });
+  });
+
+  it('a body that repeats a key verifies (the signature is over the bytes); the last value is read, a warning says so', async () => {
+    const body = BODY.replace('"status":"Paid"', '"status":"Waiting"').replace(/}$/, ',"status":"Paid"}');
+    const t = IOStreams.test({ color: false });
+    await webhookVerifyRun({ io: t.io, keys: async () => KEYS, file: file('repeat.json', body), hmac: hmacOf(MERCHANT, body) });
+    expect(t.stdout()).toMatch(/^verified: .*\n {2}payment notification, track id 184729305, status Paid \(paid\)/);
+    expect(t.stderr()).toBe(
+      'gw: warning: the body repeats the key "status": gw read the last value, as JSON.parse does (the signature covers the bytes, whatever is repeated)\n',
+    );
+    const j = IOStreams.test({ json: true });
+    await webhookVerifyRun({ io: j.io, keys: async () => KEYS, file: file('repeat.json', body), hmac: hmacOf(MERCHANT, body) });
+    expect(JSON.parse(j.stdout())).toMatchObject({ verified: true, status: 'paid', repeatedKeys: ['status'] });
   });
 
   it('--header-file: the HMAC line of a saved header block', async () => {

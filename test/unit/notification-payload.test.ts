@@ -218,3 +218,45 @@ describe('readNotification: both styles read back into one summary', () => {
     }
   });
 });
+
+describe('readNotification: a body that repeats a key', () => {
+  it('reads the last value (as JSON.parse does) and names the repeated keys, nested ones with their path', () => {
+    const body =
+      '{"status":"Waiting","trackId":"184729305","type":"payment","amount":"25","currency":"USDT","status":"Paid","txs":[{"status":"a","status":"b"}]}';
+    const read = readNotification(Buffer.from(body));
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.repeatedKeys).toEqual(['status', 'txs[0].status']);
+    expect(read.summary.gatewayStatus?.raw()).toBe((JSON.parse(body) as { status: string }).status);
+    expect(read.summary.state).toBe('paid');
+    expect(read.summary.trackId?.raw()).toBe('184729305');
+  });
+
+  it('keeps numbers exact, reads escapes, and takes __proto__ as a field like any other', () => {
+    const body =
+      '{"track_id":"1","amount":0.100000000000000000000001,"amount":12345678901234567890.5,"currency":"U\\u0053DT","__proto__":{"x":1},"type":"invoice","type":"invoice"}';
+    const read = readNotification(Buffer.from(body));
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(String(read.summary.amount)).toBe('12345678901234567890.5');
+    expect(read.summary.currency?.raw()).toBe('USDT');
+    expect(read.repeatedKeys).toEqual(['amount', 'type']);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('a body repeating a key with the same value is read as before, with no repeated key reported', () => {
+    const read = readNotification(Buffer.from('{"type":"payment","type":"payment","trackId":"9"}'));
+    expect(read).toMatchObject({ ok: true, repeatedKeys: [] });
+  });
+
+  it.each([
+    ['{"a":1,"a":2', 'not JSON'],
+    ['{"a":1,"a":2,}', 'not JSON'],
+    ['{"a":1,"a":02}', 'not JSON'],
+    ['{"a":1,"a":"\u0001"}', 'not JSON'],
+    ['{"a":1,"a":2} x', 'not JSON'],
+    [`{"a":1,"a":${'['.repeat(1000)}${']'.repeat(1000)}}`, 'not JSON'],
+  ])('still strict about everything else: %s', (body, problem) => {
+    expect(readNotification(Buffer.from(body))).toEqual({ ok: false, problem: `the body is ${problem}` });
+  });
+});
