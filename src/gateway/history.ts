@@ -50,7 +50,12 @@ export interface Listing {
   failure?: GwError;
 }
 
-type Verdict = 'yes' | 'no' | 'unknown';
+/**
+ * How a row stands to one filter: it matches, contradicts it (the gateway did not apply it), does
+ * not say, or is `narrower`: the gateway's word matches and gw's finer state does not (a payment
+ * the gateway calls expired that gw calls late, funds having arrived after the expiry).
+ */
+type Verdict = 'yes' | 'no' | 'unknown' | 'narrower';
 
 const same = (a: string, b: string): boolean => a.normalize('NFKC').trim().toUpperCase() === b.normalize('NFKC').trim().toUpperCase();
 
@@ -83,8 +88,10 @@ function verdict(p: PaymentInfo, name: HistoryFilterName, filter: PaymentFilter,
       if (filter.status === undefined) return 'yes';
       if (p.status === 'unknown') return 'unknown';
       if (p.status === filter.status) return 'yes';
-      // A late payment is an expired one with funds: the gateway says expired.
-      return filter.status === 'late' && p.status === 'expired' ? 'unknown' : 'no';
+      // A late payment is an expired one with funds: the gateway says expired for both. Whether an
+      // expired one received funds, only its transactions tell (not every answer lists them).
+      if (filter.status === 'late' && p.status === 'expired') return 'unknown';
+      return filter.status === 'expired' && p.status === 'late' ? 'narrower' : 'no';
     case 'orderId':
       return filter.orderId === undefined ? 'yes' : textVerdict([p.orderId], filter.orderId, (a, b) => a === b);
     case 'trackId':
@@ -118,9 +125,14 @@ export function givenFilters(filter: PaymentFilter): HistoryFilterName[] {
 export function rowMatches(p: PaymentInfo, filter: PaymentFilter, sent: ReadonlySet<HistoryFilterName>, network?: NetworkMatcher): boolean {
   for (const name of givenFilters(filter)) {
     const v = verdict(p, name, filter, network);
-    if (v === 'no' || (v === 'unknown' && !sent.has(name))) return false;
+    if (v === 'no' || v === 'narrower' || (v === 'unknown' && !sent.has(name))) return false;
   }
   return true;
+}
+
+/** Whether a row shows that the gateway did not apply a filter it was sent. */
+export function rowContradicts(p: PaymentInfo, filter: PaymentFilter, network?: NetworkMatcher): boolean {
+  return givenFilters(filter).some((name) => verdict(p, name, filter, network) === 'no');
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -187,7 +199,7 @@ async function walk(
       return out;
     }
     const matching = fresh.filter((p) => rowMatches(p, filter, sent, network));
-    if (n === 1 && limits.stopOnContradiction && matching.length < fresh.length) {
+    if (n === 1 && limits.stopOnContradiction && fresh.some((p) => rowContradicts(p, filter, network))) {
       out.contradicted = true;
       return out;
     }
@@ -255,8 +267,8 @@ async function pageByGateway(
   network: NetworkMatcher | undefined,
 ): Promise<Listing | 'contradicted'> {
   const answer = await gateway.payments(filter);
+  if (answer.payments.some((p) => rowContradicts(p, filter, network))) return 'contradicted';
   const rows = answer.payments.filter((p) => rowMatches(p, filter, sent, network));
-  if (rows.length < answer.payments.length) return 'contradicted';
   const asked = filter.page ?? 1;
   const listing: Listing = { payments: rows, page: answer.page, pages: answer.pages, total: answer.total, filteredByGw: false };
   const paging = impossiblePaging(answer, asked);

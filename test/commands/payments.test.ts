@@ -271,6 +271,19 @@ describe('filters the gateway does not apply: gw applies them', () => {
     expect(orderIds(gwApplied.t.stdout())).toHaveLength(0);
   });
 
+  it('--status expired: a payment gw calls late (the gateway says expired) is left out, and is no sign the gateway ignored the filter', async () => {
+    const expired = row(1, { status: 'Expired' });
+    const late: PaymentInfo = { ...row(3, { status: 'Expired' }), status: 'late' };
+    const { t, opts, gateway } = setup(() => page(1, 1, 2, [expired, late]), { json: true }, { filter: { status: 'expired' } });
+    await paymentsRun(opts);
+    expect(gateway.calls).toHaveLength(1);
+    expect((JSON.parse(t.stdout()) as { payments: Array<{ trackId: string }> }).payments.map((p) => p.trackId)).toEqual(['184729301']);
+    // --status late: an expired payment whose transactions are not listed may be late: kept (the gateway applied "expired").
+    const maybe = setup(() => page(1, 1, 2, [expired, late]), { json: true }, { filter: { status: 'late' } });
+    await paymentsRun(maybe.opts);
+    expect((JSON.parse(maybe.t.stdout()) as { payments: unknown[] }).payments).toHaveLength(2);
+  });
+
   it('network names compare as the same network ("TRC20" asked, "Tron Network" sent)', async () => {
     const rows = [row(1, { network: 'Tron Network' }), row(2, { network: 'Bitcoin Network' })];
     const { t, opts } = v1Setup(() => page(1, 1, 2, rows), { json: true }, { filter: { network: 'TRC20', orderId: 'order-with-a-rather-long-name-1' } });
