@@ -2,10 +2,12 @@
 // SIGINT (or SIGTERM) exits promptly and cleanly even with a slow client holding a connection, and
 // one flow across processes — `gw sandbox` delivering to `gw listen`, a payment made with `gw pay`,
 // moved with `gw sandbox trigger`. The listener's deliveries are checked with crypto.createHmac.
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startGw } from '../support/gw.js';
-import { hmacOf, startReceiver } from '../support/notifications.js';
+import { GW_BIN, removeDir, startGw, tempDir } from '../support/gw.js';
+import { type Answer, hmacOf, send, startReceiver } from '../support/notifications.js';
 
 type Child = ReturnType<typeof startGw>;
 
@@ -115,5 +117,73 @@ describe('gw sandbox → gw listen → the application, across processes', () =>
       ['delivery', 'confirming', 'acknowledged', 200],
       ['delivery', 'paid', 'acknowledged', 200],
     ]);
+  });
+});
+
+describe('gw listen acknowledges only what it recorded: its stdout goes away', () => {
+  const BODY = (trackId: string): string =>
+    `{"status":"Paid","trackId":"${trackId}","type":"payment","orderId":"E2E","amount":"25","currency":"USDT","payAmount":"25","payCurrency":"USDT"}`;
+  const post = (url: string, trackId: string): Promise<Answer> =>
+    send(url, BODY(trackId), { 'content-type': 'application/json', HMAC: hmacOf(KEYS.GATEWAY_MERCHANT_KEY, BODY(trackId)) }, 'POST', 5000).catch(
+      (error: Error) => ({ status: 0, body: error.message, headers: {} }),
+    );
+
+  it('the reader of its pipe goes away: what was answered 200 is all in what the reader got, nothing after it is answered 200, exit 74 with one line', async () => {
+    const child = startGw(['listen', '--json'], { env: KEYS });
+    let output = '';
+    child.stdout?.on('data', (c: Buffer) => (output += String(c)));
+    const url = (JSON.parse(await lineMatching(child, /"event":"listening"/)) as { url: string }).url;
+    const ids = Array.from({ length: 30 }, (_, i) => String(910_000_000 + i));
+
+    const before = await Promise.all(ids.slice(0, 10).map((id) => post(url, id)));
+    expect(before.map((a) => a.status)).toEqual(Array(10).fill(200));
+    // Every notification answered 200 was written before its answer: the reader has it all.
+    await expect.poll(() => ids.slice(0, 10).every((id) => output.includes(`"trackId":"${id}"`)), { timeout: 5000 }).toBe(true);
+    child.stdout?.destroy(); // the reader goes away
+
+    const after = await Promise.all(ids.slice(10).map((id) => post(url, id)));
+    const result = await child;
+    expect(after.map((a) => a.status)).not.toContain(200);
+    expect(after.map((a) => a.status)).toContain(503);
+    expect(after.find((a) => a.status === 503)?.body).toMatch(/^not recorded: the receiver's output failed \(EPIPE\)/);
+    expect(result.exitCode).toBe(74);
+    const stderr = String(result.stderr).trim().split('\n');
+    expect(stderr).toHaveLength(1);
+    expect(JSON.parse(stderr[0] as string)).toMatchObject({
+      error: {
+        exitCode: 74,
+        message: expect.stringMatching(/^stopped: stdout can no longer be written \(EPIPE\); \d+ notifications? (was|were) answered HTTP 503/),
+      },
+    });
+    // No notification answered 200 is missing from the output.
+    for (const [i, a] of [...before, ...after].entries()) if (a.status === 200) expect(output).toContain(`"trackId":"${ids[i]}"`);
+  });
+
+  it('stdout is a full disk (/dev/full): every notification is answered 503, never 200; exit 74 (ENOSPC)', async () => {
+    const home = tempDir();
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [GW_BIN, 'listen', '--port', '0', '--path', '/hooks'], {
+      cwd: home,
+      env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: `${home}/.config`, ...KEYS },
+      stdio: ['ignore', full, 'pipe'],
+    });
+    closeSync(full);
+    let stderr = '';
+    child.stderr?.on('data', (c: Buffer) => (stderr += String(c)));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await expect.poll(() => /http:\/\/127\.0\.0\.1:\d+\/hooks/.test(stderr), { timeout: 10_000 }).toBe(true);
+      const url = (/http:\/\/127\.0\.0\.1:\d+\/hooks/.exec(stderr) as RegExpExecArray)[0];
+      const answers = await Promise.all(['920000001', '920000002', '920000003'].map((id) => post(url, id)));
+      expect(answers.map((a) => a.status)).not.toContain(200);
+      expect(answers.map((a) => a.status)).toContain(503);
+      expect(await exited).toBe(74);
+      expect(stderr).toMatch(
+        /\ngw: stopped: stdout can no longer be written \(ENOSPC\); \d+ notifications? (was|were) answered HTTP 503, not acknowledged, so the gateway sends (it|them) again\n$/,
+      );
+    } finally {
+      child.kill('SIGKILL');
+      removeDir(home);
+    }
   });
 });
