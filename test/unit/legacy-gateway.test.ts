@@ -565,6 +565,13 @@ describe('LegacyGateway: payment status and history', () => {
     expect(await gw.payments({})).toMatchObject(paging);
   });
 
+  it('payments: the paging as the answer stated it is kept beside the liberal one (a last page before the page shows)', async () => {
+    const { gw } = client([json({ result: 100, data: { list: [{ trackId: '1' }], meta: { page: 3, last_page: 1, total: 50 } } })]);
+    expect(await gw.payments({ page: 3 })).toMatchObject({ page: 3, pages: 3, total: 50, declared: { page: 3, pages: 1, total: 50 } });
+    const { gw: bare } = client([json({ result: 100, data: [{ trackId: '1' }] })]);
+    expect((await bare.payments({})).declared).toEqual({});
+  });
+
   it.each([
     ['no list', { result: 100 }, 'no list of payments'],
     ['an entry that is not an object', { result: 100, data: ['x'] }, 'a payment in the list is not an object'],
