@@ -172,7 +172,11 @@ export class LegacyGateway implements GatewayClient {
     return decodePaymentInfo(body, what);
   }
 
-  /** POST /merchants/list, JSON with the merchant key and the filters given. */
+  /**
+   * POST /merchants/list, JSON with the merchant key and the filters given: every one of gw's
+   * filters is a documented field of this list (docs/gateway.md §6), so `historyFilters` is left
+   * at its default, all. The rows that come back are still checked (src/gateway/history.ts).
+   */
   async payments(filter: PaymentFilter): Promise<PaymentPage> {
     const what = 'the payment history request';
     const payload: Record<string, unknown> = { merchant: this.key('merchant').value };
