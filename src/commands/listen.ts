@@ -86,7 +86,7 @@ export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<
       'gw listen --port 8787 --forward-to http://127.0.0.1:3000/hooks',
       'gw listen --json | jq -c "select(.event == \\"notification\\") | {verified, trackId, status}"',
     ],
-    json: '{"event": "listening", "url"} first, then one line per request: {"event": "notification", "time", "httpStatus", "verified", "code", "reason", "keyKind", "type", "trackId", "status", "gatewayStatus", "amount", "currency", "payAmount", "payCurrency", "orderId", "body", "forward"}',
+    json: '{"event": "listening", "url"} first, then one line per request: {"event": "notification", "time", "httpStatus", "verified", "code", "reason", "keyKind", "type", "trackId", "status", "gatewayStatus", "amount", "currency", "payAmount", "payCurrency", "orderId", "body", "repeatedKeys", "forward"}',
     notes:
       'Keys: the merchant API key verifies payment notifications, the payout API key payout ones (--merchant-key, --payout-key, env or config file). ' +
       'Answers: 200 "ok" only once a verified notification is recorded (its line written to stdout, fsync\'d when stdout is a file) and, with --forward-to, your application answered 2xx; ' +
@@ -239,6 +239,16 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     },
   };
   const where = `${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
+  // A closed stdout (`gw listen >&-`) takes every write and keeps none: without --forward-to,
+  // every notification would be acknowledged and recorded nowhere.
+  if (io.stdoutLooksClosed) {
+    if (opts.forward === undefined) {
+      throw new GwError(ExitCode.IOERR, 'stdout is closed: gw listen would acknowledge notifications and record them nowhere', {
+        hint: 'send its output to a file or a pipe (gw listen >> notifications.log), or relay them with --forward-to',
+      });
+    }
+    io.warn('stdout is closed: the notifications are recorded only by the application --forward-to relays them to');
+  }
   if (opts.forward !== undefined && opts.port !== 0 && (await forwardsToItself(opts.forward.url, opts.host, opts.port))) {
     throw relayLoop(opts.forward.url, where);
   }

@@ -402,6 +402,12 @@ function failingIO(code: string, json = false): { t: TestIO; state: { failing: b
 }
 
 describe('listenRun: a notification is acknowledged only once it is recorded', () => {
+  let app: Receiver | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
   it.each(['EPIPE', 'ENOSPC', 'EBADF'])('stdout fails with %s: that notification gets 503 (not ok), gw listen stops with exit 74', async (code) => {
     const { t, state } = failingIO(code);
     const r = await listen({}, { t });
@@ -451,6 +457,26 @@ describe('listenRun: a notification is acknowledged only once it is recorded', (
     expect(before.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(after.map((a) => a.status)).not.toContain(200);
     expect(after.map((a) => a.status)).toContain(503);
+  });
+
+  it('stdout closed by the shell (>&-, reopened as /dev/null): exit 74 before listening; with --forward-to, a warning', async () => {
+    const closed = (): TestIO => {
+      const { t } = failingIO('EPIPE');
+      const stdout: OutStream = { looksClosed: true, write: (_chunk, callback) => (queueMicrotask(() => callback?.()), true) };
+      let err = '';
+      const stderr: OutStream = { write: (chunk, callback) => ((err += chunk), queueMicrotask(() => callback?.()), true) };
+      return { ...t, io: new IOStreams({ stdout, stderr, env: { NO_COLOR: '1' } }), stderr: () => err };
+    };
+    await expect(listen({}, { t: closed() })).rejects.toMatchObject({
+      exitCode: 74,
+      message: expect.stringMatching(/^stdout is closed: gw listen would acknowledge/),
+    });
+    app = await startReceiver();
+    const t = closed();
+    const r = await listen({ forward: { url: new URL(app.url), unverified: false, timeoutMs: 1000 } }, { t });
+    expect(t.stderr()).toMatch(/^gw: warning: stdout is closed: the notifications are recorded only by the application/);
+    const n = notification('900000011');
+    expect((await send(r.url, n.body, n.headers)).status).toBe(200);
   });
 
   it('a refused request is still answered (4xx) when stdout fails', async () => {
