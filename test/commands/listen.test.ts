@@ -368,13 +368,14 @@ function notification(trackId: string): { body: string; headers: Record<string, 
 /**
  * An IOStreams whose stdout takes writes until `state.failing` is set, then fails each with `code`
  * (as the real stdout does when its reader went away or the disk is full); with `state.syncError`,
- * the fsync of a stdout file fails.
+ * the fsync of a stdout file fails; with `looksClosed`, it looks like a stdout the shell closed.
  */
-function failingIO(code: string, json = false): { t: TestIO; state: { failing: boolean; syncError?: string } } {
+function failingIO(code: string, json = false, looksClosed = false): { t: TestIO; state: { failing: boolean; syncError?: string } } {
   const state: { failing: boolean; syncError?: string } = { failing: false };
   let out = '';
   let err = '';
   const stdout: OutStream = {
+    looksClosed,
     write(chunk, callback) {
       if (state.failing) {
         queueMicrotask(() => callback?.(Object.assign(new Error(`write ${code}`), { code })));
@@ -460,13 +461,7 @@ describe('listenRun: a notification is acknowledged only once it is recorded', (
   });
 
   it('stdout closed by the shell (>&-, reopened as /dev/null): exit 74 before listening; with --forward-to, a warning', async () => {
-    const closed = (): TestIO => {
-      const { t } = failingIO('EPIPE');
-      const stdout: OutStream = { looksClosed: true, write: (_chunk, callback) => (queueMicrotask(() => callback?.()), true) };
-      let err = '';
-      const stderr: OutStream = { write: (chunk, callback) => ((err += chunk), queueMicrotask(() => callback?.()), true) };
-      return { ...t, io: new IOStreams({ stdout, stderr, env: { NO_COLOR: '1' } }), stderr: () => err };
-    };
+    const closed = (): TestIO => failingIO('EPIPE', false, true).t;
     await expect(listen({}, { t: closed() })).rejects.toMatchObject({
       exitCode: 74,
       message: expect.stringMatching(/^stdout is closed: gw listen would acknowledge/),
