@@ -187,3 +187,56 @@ describe('gw listen acknowledges only what it recorded: its stdout goes away', (
     }
   });
 });
+
+describe('gw webhook verify with input that does not end', () => {
+  /** gw webhook verify reading a stdin pipe that stays open (nothing written, never closed). */
+  function verifyOpenStdin(extra: string[]): {
+    child: ReturnType<typeof spawn>;
+    exited: Promise<{ code: number | null; stderr: string; at: number }>;
+    home: string;
+  } {
+    const home = tempDir();
+    const child = spawn(process.execPath, [GW_BIN, 'webhook', 'verify', '--hmac', 'ab', ...extra], {
+      cwd: home,
+      env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: `${home}/.config`, ...KEYS },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (c: Buffer) => (stderr += String(c)));
+    const exited = new Promise<{ code: number | null; stderr: string; at: number }>((resolve) =>
+      child.once('close', (code) => resolve({ code, stderr, at: Date.now() })),
+    );
+    return { child, exited, home };
+  }
+
+  it('--timeout ends it: exit 75, saying the body did not end', async () => {
+    const { child, exited, home } = verifyOpenStdin(['--timeout', '0.5']);
+    try {
+      const { code, stderr } = await exited;
+      expect(code).toBe(75);
+      expect(stderr).toBe(
+        'gw: the body on stdin did not end: gw did not finish within the 0.5 s timeout\nhint: give a file, or a pipe whose writer finishes (close it, or end the input with Ctrl-D)\n',
+      );
+    } finally {
+      child.kill('SIGKILL');
+      removeDir(home);
+    }
+  });
+
+  it('SIGTERM ends it at once: exit 143', async () => {
+    const { child, exited, home } = verifyOpenStdin(['--timeout', '60']);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const sentAt = Date.now();
+      child.kill('SIGTERM');
+      const { code, stderr, at } = await exited;
+      expect(code).toBe(143);
+      expect(stderr).toBe('gw: terminated\n');
+      // Unwound by itself, not by the 1 s grace after which gw ends a command that did not.
+      expect(at - sentAt).toBeLessThan(900);
+    } finally {
+      child.kill('SIGKILL');
+      removeDir(home);
+    }
+  });
+});
