@@ -4,7 +4,7 @@
 // transition to set a timer for it, so the state an answer shows and the changes notification
 // delivery hears about always agree.
 //
-// The rules (README "The sandbox"), on a compressed clock of `settleSeconds` S (10 by default,
+// The rules (docs/sandbox.md, "A payment's life"), on a compressed clock of `settleSeconds` S (10 by default,
 // `gw sandbox --settle`; never past the payment's lifetime): a white-label payment starts
 // `waiting` (the payer's currency is chosen when it is created), and its order id chooses, by its
 // ending (case-insensitively), what happens next. Times are shares of S after creation:
