@@ -301,7 +301,9 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     const lost = stats.notRecorded;
     throw new GwError(
       ExitCode.IOERR,
-      `stopped: stdout can no longer be written (${code}); ${lost} notification${lost === 1 ? ' was' : 's were'} answered HTTP 503, not acknowledged, so the gateway sends ${lost === 1 ? 'it' : 'them'} again`,
+      lost === 0
+        ? `stopped: stdout can no longer be written (${code}), so no notification can be acknowledged any more`
+        : `stopped: stdout can no longer be written (${code}); ${lost} notification${lost === 1 ? ' was' : 's were'} answered HTTP 503, not acknowledged, so the gateway sends ${lost === 1 ? 'it' : 'them'} again`,
     );
   }
   io.notice(`Stopped: ${stats.received} request${stats.received === 1 ? '' : 's'}, ${stats.verified} verified.`);

@@ -479,6 +479,10 @@ describe('listenRun: a notification is acknowledged only once it is recorded', (
     const r = await listen({}, { t });
     state.failing = true;
     expect((await send(r.url, LEGACY, { HMAC: 'f'.repeat(128) })).status).toBe(403);
+    await expect(r.done).rejects.toMatchObject({
+      exitCode: 74,
+      message: 'stopped: stdout can no longer be written (EPIPE), so no notification can be acknowledged any more',
+    });
   });
 });
 
