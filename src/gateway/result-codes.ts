@@ -83,7 +83,7 @@ export const RESULT_CODES: readonly ResultCode[] = [
   refusal(121, DATA, 'invalid fromCurrency', RATE_PAIR_HINT),
   refusal(122, DATA, 'invalid toCurrency', RATE_PAIR_HINT),
   refusal(123, DATA, 'fromCurrency equals toCurrency', RATE_PAIR_HINT),
-  refusal(124, TEMPFAIL, 'rate limit exceeded', 'the gateway is rate-limiting requests: wait a minute, then try again'),
+  refusal(124, TEMPFAIL, 'rate limit exceeded', 'the gateway is rate-limiting requests: try again later'),
   refusal(125, DATA, 'the receiver address belongs to the sender', 'send to an address outside this gateway account'),
   refusal(126, DATA, 'amount missing'),
   refusal(127, DATA, 'amount below minimum', "raise the amount: the gateway's minimum depends on the coin"),

@@ -6,7 +6,8 @@
 //   never does; connecting has no fixed timeout of its own (see connector.ts);
 // - a cap on response size, enforced while streaming (a larger answer is refused, never buffered);
 // - retries only where safe: read-only requests retry connection errors, 5xx and 429 with
-//   exponential backoff, jitter and Retry-After; a request that may create something (pay) is sent
+//   exponential backoff and jitter, or as long as Retry-After asks when that fits before the
+//   deadline; a request that may create something (pay) is sent
 //   again only when it provably never left (no connection, no TLS, no tunnel); failures that cannot
 //   change (a certificate that fails verification, a proxy asking for credentials) are never retried;
 // - proxies: an optional ProxyConfig (proxy.ts resolves it from the environment as curl does);
@@ -31,6 +32,7 @@ import { ConfigError, ExitCode, GwError, ProtocolError } from '../errors.js';
 import { scrubSecrets } from '../output/sanitize.js';
 import { openConnection, type ConnectPlan } from './connector.js';
 import { unsendableHeaderValue } from './header-value.js';
+import { retryAfterMs } from './retry-after.js';
 import type { RawResponse } from './envelope.js';
 import {
   abortedError,
@@ -49,6 +51,7 @@ import { certificateDate, certificateNames } from './tls-errors.js';
 import { systemClock, type Clock } from '../cmdutil/clock.js';
 
 export { TransportError, type Delivery } from './failures.js';
+export { retryAfterMs } from './retry-after.js';
 
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
@@ -56,7 +59,7 @@ export interface RetryPolicy {
   /** Further tries after the first. */
   retries: number;
   baseDelayMs: number;
-  /** Longest wait between tries, Retry-After included; a longer Retry-After ends the retries. */
+  /** Longest backoff between tries. A Retry-After is waited as asked when it fits before the deadline, else it ends the retries. */
   maxDelayMs: number;
 }
 
@@ -136,19 +139,8 @@ export interface TransportRequest {
   idempotent: boolean;
 }
 
-/** An HTTP answer, with the Retry-After header kept for the retry loop. */
-type HttpAnswer = RawResponse & { retryAfter?: string | string[] };
-
-/** Retry-After in milliseconds (delta-seconds or an HTTP date), if present and sane. */
-export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined) return undefined;
-  if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
-  // Only an HTTP date (it names a weekday or month); Date.parse would read "1.5" or "-5" as a year.
-  if (!/[a-z]{3}/i.test(text)) return undefined;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
+/** An HTTP answer (its Retry-After header kept, for the retry loop and the failure's hint). */
+type HttpAnswer = RawResponse;
 
 /** Exponential backoff with jitter: attempt 1 → 50–100% of base, attempt 2 → 50–100% of 2×base… */
 export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.random): number {
@@ -358,9 +350,11 @@ export class Transport {
           : req.idempotent && (outcome.status >= 500 || outcome.status === 429);
       if (!retryable || attempt > this.retry.retries) return this.settle(outcome, maybeSent);
 
+      // Retry-After is honoured whenever the wait fits before the deadline (the user gave gw that
+      // long); one that does not fit ends the retries, and the failure says how long to wait.
       const asked = outcome instanceof TransportError ? undefined : retryAfterMs(outcome.retryAfter);
-      if (asked !== undefined && asked > this.retry.maxDelayMs) {
-        this.log(`gw: not retrying: the gateway asks to wait ${Math.ceil(asked / 1000)} s`);
+      if (asked !== undefined && Date.now() + asked >= scope.deadline) {
+        this.log(`gw: not retrying: the gateway asks to wait ${Math.ceil(asked / 1000)} s, past the deadline`);
         return this.settle(outcome, maybeSent);
       }
       const delay = asked ?? backoffMs(attempt, this.retry);
@@ -427,6 +421,8 @@ export class Transport {
       response = await abortable(pending, scope.signal);
     } catch (error) {
       this.discardClient();
+      // gw's own failure from an in-memory dispatcher (the embedded sandbox's journal): as it is.
+      if (error instanceof GwError) throw error;
       if (scope.signal.aborted || isUndiciTimeout(error)) {
         this.log(`gw: ${target} → aborted after ${Date.now() - started} ms (${describeProgress(attempt.progress)})`);
         throw this.aborted(attempt.progress, scope);

@@ -202,7 +202,7 @@ describe('decodeEnvelope: success', () => {
   });
 
   it('the style decides which envelope is looked at first', () => {
-    const both = '{"result":100,"status":500,"error":{"type":"x","key":"k","message":"boom"}}';
+    const both = '{"result":100,"status":500,"message":"boom"}';
     expect(decodeEnvelope(raw(both), 'legacy', 'x').result).toBeInstanceOf(LosslessNumber);
     const error = decodeError(raw(both), 'versioned');
     expect(error.exitCode).toBe(ExitCode.UNAVAILABLE);
@@ -381,17 +381,55 @@ describe('decodeEnvelope: versioned refusals', () => {
   });
 
   it.each([
-    [400, ExitCode.DATA],
-    [422, ExitCode.DATA],
-    [403, ExitCode.NOPERM],
-    [429, ExitCode.TEMPFAIL],
-    [503, ExitCode.UNAVAILABLE],
-    [418, ExitCode.REFUSED],
-  ])('status %i → exit %i', (status, exit) => {
+    [400, ExitCode.DATA, 'the gateway refused: no (status 400)'],
+    [422, ExitCode.DATA, 'the gateway refused: no (status 422)'],
+    [403, ExitCode.NOPERM, 'the gateway refused: no (status 403)'],
+    [429, ExitCode.TEMPFAIL, 'the gateway is rate-limiting requests: no (status 429)'],
+    [500, ExitCode.UNAVAILABLE, 'the gateway is failing: no (status 500)'],
+    [503, ExitCode.UNAVAILABLE, 'the gateway is failing: no (status 503)'],
+    [418, ExitCode.REFUSED, 'the gateway refused: no (status 418)'],
+  ])('status %i → exit %i', (status, exit, text) => {
     const error = decodeError(raw(JSON.stringify({ status, error: { message: 'no' } })), 'versioned');
     expect(error.exitCode).toBe(exit);
     expect(error.status).toBe(status);
-    expect(error.message).toBe(`the gateway refused: no (status ${status})`);
+    expect(error.message).toBe(text);
+  });
+
+  it.each([
+    [429, 'the gateway is rate-limiting requests: try again later'],
+    [500, 'the gateway failed, not your request: try again later; if it persists, check the base URL'],
+    [503, 'the gateway failed, not your request: try again later; if it persists, check the base URL'],
+  ])('enveloped status %i: the hint says to try again later, and the gateway is at fault, not the user', (status, hint) => {
+    const error = decodeError(raw(JSON.stringify({ status, error: { message: 'no' } }), status), 'versioned');
+    expect(error.hint).toBe(hint);
+    expect(error.message).not.toMatch(/refused/);
+  });
+
+  it.each([
+    [
+      'the versioned envelope',
+      '{"status":429,"error":{"message":"Too many requests"}}',
+      'versioned',
+      'the gateway is rate-limiting requests: try again in 30 s (the gateway asked to wait that long)',
+    ],
+    [
+      'the versioned envelope at 503',
+      '{"status":503,"error":{"message":"down"}}',
+      'versioned',
+      'the gateway failed, not your request: try again in 30 s (the gateway asked to wait that long); if it persists, check the base URL',
+    ],
+    [
+      'the legacy envelope (result 124)',
+      '{"result":124,"message":"Slow down"}',
+      'legacy',
+      'the gateway is rate-limiting requests: try again in 30 s (the gateway asked to wait that long)',
+    ],
+    ['no envelope', '<html>busy</html>', 'legacy', 'the gateway is rate-limiting requests: try again in 30 s (the gateway asked to wait that long)'],
+  ] as const)('a 429 or 503 in %s with Retry-After: 30 says how long to wait', (_name, body, style, hint) => {
+    const status = body.includes('503') ? 503 : 429;
+    const error = decodeError({ ...raw(body, status, body.startsWith('<') ? 'text/html' : 'application/json'), retryAfter: '30' }, style);
+    expect(error.exitCode).toBe(status === 503 ? ExitCode.UNAVAILABLE : ExitCode.TEMPFAIL);
+    expect(error.hint).toBe(hint);
   });
 
   it('falls back to the envelope message, then the key', () => {
@@ -400,16 +438,41 @@ describe('decodeEnvelope: versioned refusals', () => {
     expect(decodeError(raw('{"status":400,"error":{}}'), 'versioned').message).toBe('the gateway refused: no message (status 400)');
   });
 
-  it('a non-empty error with status 200 is still a refusal (HTTP status, else 400)', () => {
-    const a = decodeError(raw('{"status":200,"error":{"message":"nope"}}'), 'versioned');
-    expect(a.status).toBe(400);
-    expect(a.exitCode).toBe(ExitCode.DATA);
-    const b = decodeError(raw('{"status":200,"error":{"message":"nope"}}', 403), 'versioned');
-    expect(b.status).toBe(403);
-    expect(b.exitCode).toBe(ExitCode.NOPERM);
+  it('a success envelope carrying an error contradicts itself: exit 76, no status invented, neither success nor a refusal', () => {
+    const a = decodeError(raw('{"status":200,"error":{"type":"invalid","key":"bad_amount","message":"nope"}}'), 'versioned');
+    expect(a).toBeInstanceOf(ProtocolError);
+    expect(a.message).toBe("the gateway's answer to the test request contradicts itself: status 200 (success) with an error: nope (bad_amount)");
+    expect(a.jsonFields()).toEqual({});
+    const b = decodeError(raw('{"result":100,"message":"OK","error":"Invalid merchant"}'), 'legacy');
+    expect(b).toBeInstanceOf(ProtocolError);
+    expect(b.message).toBe("the gateway's answer to the test request contradicts itself: result 100 (success) with an error: Invalid merchant");
+    expect(b.jsonFields()).toEqual({});
+    const c = decodeError(raw('{"result":100,"message":"OK","error":{"message":"Key locked"}}'), 'legacy');
+    expect(c.message).toContain('result 100 (success) with an error: Key locked');
+  });
+
+  it('a success envelope on an HTTP error status contradicts itself too (the status named is the one sent)', () => {
+    const a = decodeError(raw('{"status":200,"message":"OK","data":{}}', 500), 'versioned');
+    expect(a).toBeInstanceOf(ProtocolError);
+    expect(a.message).toBe("the gateway's answer to the test request contradicts itself: status 200 (success) with HTTP 500");
+    const b = decodeError(raw('{"result":100,"message":"OK"}', 403), 'legacy');
+    expect(b.message).toBe("the gateway's answer to the test request contradicts itself: result 100 (success) with HTTP 403");
+  });
+
+  it('an empty error object or an empty error string is no error', () => {
+    expect(decodeEnvelope(raw('{"status":200,"error":{},"data":{"a":1}}'), 'versioned', 'x').status).toBeInstanceOf(LosslessNumber);
+    expect(decodeEnvelope(raw('{"result":100,"error":""}'), 'legacy', 'x').result).toBeInstanceOf(LosslessNumber);
+    expect(decodeEnvelope(raw('{"result":100,"error":null}'), 'legacy', 'x').result).toBeInstanceOf(LosslessNumber);
+  });
+
+  it('an error object without a status takes the HTTP status only when that is an error, never an invented one', () => {
     const c = decodeError(raw('{"error":{"message":"nope"}}', 502), 'versioned');
     expect(c.status).toBe(502);
     expect(c.exitCode).toBe(ExitCode.UNAVAILABLE);
+    const d = decodeError(raw('{"error":{"message":"nope"}}', 200), 'versioned');
+    expect(d.status).toBeUndefined();
+    expect(d.exitCode).toBe(ExitCode.REFUSED);
+    expect(d.message).toBe('the gateway refused: nope');
   });
 
   it('sanitises type and key', () => {
@@ -503,7 +566,13 @@ describe('decodeEnvelope: not an envelope', () => {
   ])('an object with only a message at HTTP %i → exit %i', (status, exit) => {
     const error = decodeError(raw(JSON.stringify({ message: 'Access \u001b[31mdenied' }), status), 'legacy');
     expect(error.exitCode).toBe(exit);
-    expect(error.message).toBe(`the gateway refused: Access denied (HTTP ${status})`);
+    expect(error.message).toBe(
+      status >= 500
+        ? `the gateway is failing: HTTP ${status}: Access denied`
+        : status === 429
+          ? 'the gateway is rate-limiting requests (HTTP 429): Access denied'
+          : `the gateway refused: Access denied (HTTP ${status})`,
+    );
     expect(error.status).toBe(status);
   });
 

@@ -49,7 +49,7 @@ const TABLE: Row[] = [
   [121, /^invalid fromCurrency$/, DATA, 'refusal', /gw rate BTC USDT/],
   [122, /^invalid toCurrency$/, DATA, 'refusal', /gw rate BTC USDT/],
   [123, /^fromCurrency equals toCurrency$/, DATA, 'refusal', /two different/],
-  [124, /^rate limit exceeded$/, TEMPFAIL, 'refusal', /rate-limiting.*wait/],
+  [124, /^rate limit exceeded$/, TEMPFAIL, 'refusal', /rate-limiting.*try again later/],
   [125, /receiver address belongs to the sender/, DATA, 'refusal', /another|outside/],
   [126, /^amount missing$/, DATA, 'refusal', undefined],
   [127, /^amount below minimum$/, DATA, 'refusal', /minimum/],

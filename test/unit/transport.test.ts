@@ -338,16 +338,49 @@ describe('Transport: retries', () => {
 });
 
 describe('Transport: Retry-After', () => {
-  it('a Retry-After larger than maxDelayMs stops retrying', async () => {
+  it('a Retry-After that does not fit before the deadline stops retrying (the answer keeps it, for the hint)', async () => {
     const srv = await startServer((_req, res) => reply(res, 503, { result: 500 }, { 'retry-after': '10' }));
     const logs: string[] = [];
     const started = Date.now();
     const answer = await transport({ baseUrl: srv.base, retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 5000 } }, logs).send(GET);
     expect(answer.status).toBe(503);
+    expect(answer.retryAfter).toBe('10');
     expect(srv.seen).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(logs).toContain('gw: not retrying: the gateway asks to wait 10 s');
+    expect(logs).toContain('gw: not retrying: the gateway asks to wait 10 s, past the deadline');
   });
+
+  it('a Retry-After longer than the backoff cap but within the deadline is waited as asked: exactly 2 requests', async () => {
+    const srv = await startServer((_req, res, i) => (i === 0 ? reply(res, 429, { result: 124 }, { 'retry-after': '4' }) : reply(res, 200, { result: 100 })));
+    const clock = new ManualClock(Date.now());
+    const options = { baseUrl: srv.base, timeoutMs: 10_000, retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 2000 }, sleep: clock.sleep.bind(clock) };
+    const answer = await transport(options).send(GET);
+    expect(answer.status).toBe(200);
+    expect(srv.seen).toHaveLength(2);
+    expect(clock.sleeps).toEqual([4000]);
+  });
+
+  it('every retry of a read waits its Retry-After: 3 requests for retries 2, then the last answer', async () => {
+    const srv = await startServer((_req, res) => reply(res, 503, { status: 503, error: { message: 'down' } }, { 'retry-after': '1' }));
+    const clock = new ManualClock(Date.now());
+    const options = { baseUrl: srv.base, retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 2000 }, sleep: clock.sleep.bind(clock) };
+    const answer = await transport(options).send(GET);
+    expect(answer.status).toBe(503);
+    expect(srv.seen).toHaveLength(3);
+    expect(clock.sleeps).toEqual([1000, 1000]);
+  });
+
+  it.each([429, 503])(
+    'a payment creation (POST, not idempotent) answered %i with Retry-After is never sent again: exactly 1 request, no wait',
+    async (status) => {
+      const srv = await startServer((_req, res) => reply(res, status, { result: status === 429 ? 124 : 500 }, { 'retry-after': '1' }));
+      const clock = new ManualClock(Date.now());
+      const answer = await transport({ baseUrl: srv.base, sleep: clock.sleep.bind(clock) }).send(PAY);
+      expect(answer.status).toBe(status);
+      expect(srv.seen).toHaveLength(1);
+      expect(clock.sleeps).toEqual([]);
+    },
+  );
 
   it('a Retry-After date too far away stops retrying too', async () => {
     const srv = await startServer((_req, res) => reply(res, 429, {}, { 'retry-after': new Date(Date.now() + 3_600_000).toUTCString() }));
