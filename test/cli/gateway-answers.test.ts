@@ -156,3 +156,110 @@ describe('a key HTTP cannot carry in a header', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('an answer from the other API (wrong base URL or api setting)', () => {
+  const hint = 'hint: check the base URL and the api setting (legacy or v1; gw config shows both)';
+
+  it('api v1 against a legacy gateway: a 404 HTML page → exit 76 with the hint', async () => {
+    server.program([raw('<html><body><h1>404 Not Found</h1></body></html>', 404, { 'content-type': 'text/html' })]);
+    const r = await run(['balance'], v1Env());
+    const stderr = expectCleanFailure(r, 76);
+    expect(stderr).toContain('HTTP 404 with text/html instead of JSON');
+    expect(stderr).toContain(hint);
+    expect(server.requests.map((q) => q.path)).toEqual(['/v1/general/account/balance']);
+  });
+
+  it('api v1, answered in the legacy envelope (a refusal) → its exit code, and the hint', async () => {
+    server.program([json({ result: 101, message: 'Invalid request' })]);
+    const r = await run(['rate', 'BTC', 'USDT'], v1Env());
+    const stderr = expectCleanFailure(r, 65);
+    expect(stderr).toContain("the answer came in the legacy interface's envelope: check the base URL and the api setting");
+  });
+
+  it('api legacy, answered in the versioned envelope (a refusal) → its exit code, and the hint', async () => {
+    server.program([
+      json({ status: 400, message: 'Bad request', error: { type: 'invalid_request_error', key: 'unknown_route', message: 'Unknown route' }, data: {} }, 400),
+    ]);
+    const r = await run(['balance']);
+    const stderr = expectCleanFailure(r, 65);
+    expect(stderr).toContain("the answer came in the versioned API's envelope: check the base URL and the api setting");
+  });
+
+  it('a JSON answer in neither envelope → exit 76 with the hint', async () => {
+    server.program([json({ hello: 'world' })]);
+    const r = await run(['balance']);
+    expect(expectCleanFailure(r, 76)).toContain(hint);
+  });
+});
+
+describe('a success envelope that carries an error', () => {
+  it('v1 status 200 with an error object on a read → exit 76 "contradicts itself", no status invented (JSON has none)', async () => {
+    server.program([
+      json({ status: 200, message: 'OK', error: { type: 'invalid_request_error', key: 'currency', message: 'Currency disabled' }, data: { BTC: '1' } }),
+    ]);
+    const r = await run(['balance', '--json'], v1Env());
+    expect(r.exitCode).toBe(76);
+    const doc = JSON.parse(r.stderr) as { error: Record<string, unknown> };
+    expect(doc.error.message).toBe(
+      "the gateway's answer to the balance request contradicts itself: status 200 (success) with an error: Currency disabled (currency)",
+    );
+    expect(doc.error).not.toHaveProperty('status');
+    expect(r.stdout).toBe('');
+  });
+
+  it('legacy result 100 with an error on pay → exit 76, and the payment MAY exist (never "refused", never sent again)', async () => {
+    server.program([json({ result: 100, message: 'OK', error: 'Merchant suspended', trackId: 'trk-1' })]);
+    const r = await run(['pay', '25', 'USD', '--pay-currency', 'USDT', '--no-qr', '--order-id', 'o-1', '--json']);
+    expect(r.exitCode).toBe(76);
+    const doc = JSON.parse(r.stderr) as { error: Record<string, unknown> };
+    expect(doc.error.message).toMatch(
+      /^the gateway's answer to the payment request contradicts itself: result 100 \(success\) with an error: Merchant suspended; the payment MAY HAVE BEEN CREATED/,
+    );
+    expect(doc.error.payment).toBe('unknown');
+    expect(doc.error).not.toHaveProperty('status');
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('rate limits and the gateway failing', () => {
+  it('an enveloped v1 429 on a read: retried exactly twice (3 requests), then "rate-limiting … try again later", exit 75', async () => {
+    server.program([
+      json({ status: 429, message: 'Too many', error: { type: 'rate_limit_error', key: 'too_many_requests', message: 'Slow down' }, data: {} }, 429),
+    ]);
+    const r = await run(['rate', 'BTC', 'USDT', '--timeout', '10'], v1Env());
+    expect(expectCleanFailure(r, 75)).toBe(
+      'gw: the gateway is rate-limiting requests: Slow down (status 429, too_many_requests)\nhint: the gateway is rate-limiting requests: try again later\n',
+    );
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('an enveloped v1 503 with Retry-After: 1 on a read: each retry waits it (3 requests), the gateway is failing, not the user', async () => {
+    server.program([
+      json({ status: 503, message: 'Down', error: { type: 'api_error', key: 'maintenance', message: 'Down for maintenance' }, data: {} }, 503, {
+        'retry-after': '1',
+      }),
+    ]);
+    const r = await run(['balance', '--timeout', '10'], v1Env());
+    const stderr = expectCleanFailure(r, 69);
+    expect(stderr).toBe(
+      'gw: the gateway is failing: Down for maintenance (status 503, maintenance)\nhint: the gateway failed, not your request: try again in 1 s (the gateway asked to wait that long); if it persists, check the base URL\n',
+    );
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('a Retry-After past the --timeout deadline: not waited (1 request), and the hint says how long to wait', async () => {
+    server.program([json({ result: 124, message: 'Too many requests' }, 429, { 'retry-after': '120' })]);
+    const r = await run(['balance', '--timeout', '5']);
+    const stderr = expectCleanFailure(r, 75);
+    expect(stderr).toContain('hint: the gateway is rate-limiting requests: try again in 120 s (the gateway asked to wait that long)');
+    expect(r.ms).toBeLessThan(4000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a 429 with Retry-After on pay: sent once, never again', async () => {
+    server.program([json({ result: 124, message: 'Too many requests' }, 429, { 'retry-after': '1' })]);
+    const r = await run(['pay', '25', 'USD', '--pay-currency', 'USDT', '--no-qr', '--order-id', 'o-2']);
+    expectCleanFailure(r, 75);
+    expect(server.requests).toHaveLength(1);
+  });
+});
