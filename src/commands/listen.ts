@@ -5,6 +5,7 @@
 // and optionally relayed to the merchant's application. Runs until Ctrl-C.
 import { Command } from 'commander';
 import { checkUrlText, parsePort } from '../cmdutil/args.js';
+import { maskUrlText } from '../output/url-credentials.js';
 import type { Clock } from '../cmdutil/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
@@ -112,10 +113,10 @@ export function parseHttpUrl(text: string, flag: string): URL {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${text.slice(0, 60)}")`);
+    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${maskUrlText(text).slice(0, 60)}")`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${text.slice(0, 60)}")`);
+    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${maskUrlText(text).slice(0, 60)}")`);
   }
   if (url.username !== '' || url.password !== '') throw new UsageError(`${flag} must not contain a user name or password`);
   return url;

@@ -13,7 +13,7 @@ const MASK = '****';
 export function maskUrlText(text: string): string {
   const at = text.lastIndexOf('@');
   if (at === -1) return text;
-  const scheme = /^\s*[a-z][a-z0-9+.-]*:\/*/i.exec(text)?.[0] ?? '';
+  const scheme = /^\s*(?:[a-z][a-z0-9+.-]*:\/\/)?/i.exec(text)?.[0] ?? '';
   if (at < scheme.length) return text;
   return `${text.slice(0, scheme.length)}${MASK}${text.slice(at)}`;
 }
