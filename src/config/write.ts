@@ -269,14 +269,21 @@ export async function writeConfigAtomic(file: string, text: string, existing: St
  * turn, so no change is lost), reads it (or starts empty), lets `edit` change the document, and
  * writes it back safely, all under the lock. `edit` returning false means nothing changed: nothing
  * is written. A lock that stays taken past the wait's bound (or the command's deadline, through
- * `options.signal`) is exit 75, with nothing written.
+ * `options.signal`) is exit 75, with nothing written. When the directory does not exist yet, `edit`
+ * is first tried on an empty document (nothing is created for an edit that changes nothing), then
+ * run again under the lock: it must only depend on the document it is given.
  */
 export async function editConfigFile(
   target: UserConfigFile,
   edit: (doc: EditableConfig) => boolean | void,
   options: LockOptions = {},
 ): Promise<WriteResult | undefined> {
-  await prepareDirectory(path.dirname(target.file));
+  const dir = path.dirname(target.file);
+  if ((await fsp.lstat(dir).catch(() => undefined)) === undefined) {
+    // No directory, so no file: an edit that changes nothing (unset) creates neither.
+    if (edit(await parseEditable(target.file, '')) === false) return undefined;
+  }
+  await prepareDirectory(dir);
   return withConfigLock(
     target.file,
     async () => {

@@ -186,3 +186,12 @@ describe('stale and live locks', () => {
     removeDir(home);
   });
 });
+
+describe('nothing to change', () => {
+  it('unset with no config directory: creates neither the directory nor a lock', async () => {
+    const dir = path.join(work, 'absent', 'gateway');
+    const result = await editConfigFile(target(path.join(dir, 'config.yaml')), (doc) => doc.delete(['merchantKey']));
+    expect(result).toBeUndefined();
+    expect(existsSync(path.dirname(dir))).toBe(false);
+  });
+});
