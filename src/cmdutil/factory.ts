@@ -205,7 +205,12 @@ class DefaultFactory implements Factory {
     if (globals.sandbox === true) {
       const { startSandbox, sandboxJournalPath } = await import('../sandbox/index.js');
       // The sandbox runs on the command's clock, and records its payments for later runs.
-      const sandbox = await startSandbox({ now: () => this.clock.now(), journal: sandboxJournalPath(this.#options.env, this.#options.home) });
+      const sandbox = await startSandbox({
+        now: () => this.clock.now(),
+        journal: sandboxJournalPath(this.#options.env, this.#options.home),
+        // What the journal did that the user should know (older payments removed, one not recorded).
+        journalNotice: (line) => this.io.warn(line),
+      });
       this.#sandbox = sandbox;
       this.onClose(() => sandbox.close());
       // The sandbox serves both APIs: which one to speak is still the user's (--api, GATEWAY_API).

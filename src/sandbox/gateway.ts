@@ -130,6 +130,9 @@ function price(amount: string, currency: string, payCurrency: string): { rate: s
   return { rate, payAmount: multiplyRounded(amount, rate, displayDecimals(payCurrency)) };
 }
 
+/** How far out of creation order processes may append to the journal (see #newestPage). */
+const JOURNAL_SKEW_SECONDS = 2;
+
 /** Payments a history page holds at most (docs/gateway.md §6: size 1–200). */
 export const LIST_SIZE = { min: 1, max: 200, default: 20 } as const;
 
@@ -266,6 +269,8 @@ export class SandboxGateway {
   private readonly payments = new Map<string, SandboxPayment>();
   /** Lifecycles of the payments created here, for emitting their changes. */
   private readonly live = new Map<string, LiveLifecycle>();
+  /** Payments created here whose journal entry could not be written (the journal said so). */
+  private readonly unjournaled = new Set<string>();
   /** States forced by setState(), by track id. */
   private readonly forced = new Map<string, Step>();
   private offeringsCache: readonly Offering[] | undefined;
@@ -469,7 +474,7 @@ export class SandboxGateway {
     };
     payment.expiredAt = expiresAt(planOf(payment));
     this.payments.set(trackId, payment);
-    this.config.journal?.append({ trackId, orderId: payment.orderId });
+    if (this.config.journal !== undefined && !this.config.journal.append({ trackId, orderId: payment.orderId })) this.unjournaled.add(trackId);
     this.#startLifecycle(payment);
 
     return legacy(100, SUCCESS_MESSAGE, {
@@ -557,8 +562,25 @@ export class SandboxGateway {
     const trackId = readId(fields, 'trackId');
     if (trackId.kind === 'invalid') return legacy(116, 'Invalid trackId');
 
+    const journal = this.config.journal;
+    const onlyPaging =
+      status === undefined &&
+      trackId.kind === 'absent' &&
+      Object.keys(text).length === 0 &&
+      fromDate === undefined &&
+      toDate === undefined &&
+      fromAmount.kind === 'absent' &&
+      toAmount.kind === 'absent';
+    if (journal !== undefined && onlyPaging) return this.#newestPage(journal, page, size, withTxs);
+    // A track id or an order id names a few payments: only those are read. Other filters read them all.
+    const pool =
+      trackId.kind === 'ok'
+        ? [this.resolve(trackId.value)].filter((p): p is SandboxPayment => p !== undefined)
+        : text.orderId !== undefined
+          ? this.#withOrderId(text.orderId)
+          : this.#known();
     const matches: Array<{ payment: SandboxPayment; step: Step }> = [];
-    for (const payment of this.#known()) {
+    for (const payment of pool) {
       const step = this.#current(payment);
       if (status !== undefined && step.status !== status) continue;
       if (trackId.kind === 'ok' && payment.trackId !== trackId.value) continue;
@@ -613,6 +635,49 @@ export class SandboxGateway {
     return payment === undefined ? undefined : this.snapshot(payment, this.#current(payment));
   }
 
+  /**
+   * One page of the whole history, newest first, from the journal read backwards: as many entries
+   * as the page needs, plus those created within JOURNAL_SKEW_SECONDS of its oldest (processes
+   * append in creation order give or take that), so the cost follows the page, not the journal.
+   * The total is the journal's line count.
+   */
+  #newestPage(journal: SandboxJournal, page: number, size: number, withTxs: boolean): GatewayReply {
+    const need = page * size;
+    const taken: SandboxPayment[] = [...this.unjournaled].flatMap((id) => this.payments.get(id) ?? []);
+    const seen = new Set(taken.map((p) => p.trackId));
+    let floor: number | undefined;
+    for (const entry of journal.newest()) {
+      if (seen.has(entry.trackId)) continue;
+      seen.add(entry.trackId);
+      const payment = this.payments.get(entry.trackId) ?? this.#fromTrackId(entry.trackId, entry.orderId);
+      if (payment === undefined) continue;
+      if (floor === undefined && taken.length >= need) {
+        const newest = taken.map((p) => p.createdAt).sort((a, b) => b - a);
+        floor = (newest[need - 1] as number) - JOURNAL_SKEW_SECONDS;
+      }
+      if (floor !== undefined && payment.createdAt < floor) break;
+      taken.push(payment);
+    }
+    taken.sort((a, b) => b.createdAt - a.createdAt || (a.trackId < b.trackId ? -1 : 1));
+    const total = journal.count() + this.unjournaled.size;
+    const lastPage = Math.max(1, Math.ceil(total / size));
+    const data = taken.slice((page - 1) * size, page * size).map((p) => this.#describe(p, this.#current(p), withTxs));
+    return legacy(100, SUCCESS_MESSAGE, { data, meta: { page, last_page: lastPage, total, size } });
+  }
+
+  /** Payments created here or in the journal with this order id, each once. */
+  #withOrderId(orderId: string): SandboxPayment[] {
+    const found = [...this.payments.values()].filter((p) => p.orderId === orderId);
+    const seen = new Set(found.map((p) => p.trackId));
+    for (const entry of this.config.journal?.withOrderId(orderId) ?? []) {
+      if (seen.has(entry.trackId)) continue;
+      seen.add(entry.trackId);
+      const payment = this.#fromTrackId(entry.trackId, entry.orderId);
+      if (payment !== undefined) found.push(payment);
+    }
+    return found;
+  }
+
   /** Stops every lifecycle timer; no change is emitted after this. */
   close(): void {
     for (const live of this.live.values()) live.cancel?.();
@@ -626,7 +691,8 @@ export class SandboxGateway {
   resolve(trackId: string): SandboxPayment | undefined {
     const known = this.payments.get(trackId);
     if (known !== undefined) return known;
-    const orderId = this.config.journal?.read().find((entry) => entry.trackId === trackId)?.orderId ?? '';
+    if (decodeTrackId(trackId) === undefined) return undefined;
+    const orderId = this.config.journal?.find(trackId)?.orderId ?? '';
     return this.#fromTrackId(trackId, orderId);
   }
 
@@ -673,7 +739,7 @@ export class SandboxGateway {
       seen.add(payment.trackId);
       yield payment;
     }
-    for (const entry of this.config.journal?.read() ?? []) {
+    for (const entry of this.config.journal?.newest() ?? []) {
       if (seen.has(entry.trackId)) continue;
       seen.add(entry.trackId);
       const payment = this.#fromTrackId(entry.trackId, entry.orderId);

@@ -37,6 +37,8 @@ export interface SandboxOptions {
    * them by order id (journal.ts). None by default; `--sandbox` runs use the user's state folder.
    */
   journal?: string;
+  /** Told, one line each, what the journal did that a user should know (older entries removed, an entry not written). */
+  journalNotice?: (line: string) => void;
 }
 
 export interface RunningSandbox {

@@ -110,11 +110,11 @@ export async function serve(gateway: SandboxGateway, routes: readonly Route[], r
   return found.route.handle(gateway, { method, path, params: found.params, query, headers: request.headers, fields });
 }
 
-/** The answer to a request that made the sandbox fail (a bug): 500, in the envelope its path speaks. */
-export function internalErrorReply(target: string): GatewayReply {
+/** The answer to a request that made the sandbox fail (a bug, or its journal): 500, in the envelope its path speaks. */
+export function internalErrorReply(target: string, message = 'Internal error'): GatewayReply {
   const path = requestPath(target);
   const versioned = path === '/v1' || path.startsWith('/v1/');
-  return versioned ? versionedError(500, 'api_error', 'internal_error', 'Internal error') : legacy(500, 'Internal error', {}, 500);
+  return versioned ? versionedError(500, 'api_error', 'internal_error', message) : legacy(500, message, {}, 500);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { readRequestBody } from '../util/request-body.js';
 import { SandboxGateway, type GatewayReply } from './gateway.js';
 import { InMemoryDispatcher } from './in-memory.js';
-import { SandboxJournal } from './journal.js';
+import { JournalError, SandboxJournal } from './journal.js';
 import { attachNotifications, NotificationDelivery } from './notify.js';
 import type { Route } from './routes.js';
 import { BODY_LIMIT, encodeReply, internalErrorReply, sandboxRoutes, serve } from './serve.js';
@@ -31,7 +31,9 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     now: options.now ?? Date.now,
     baseUrl: () => url,
     ...(options.settleSeconds !== undefined && { settleSeconds: options.settleSeconds }),
-    ...(options.journal !== undefined && { journal: new SandboxJournal(options.journal) }),
+    ...(options.journal !== undefined && {
+      journal: new SandboxJournal(options.journal, options.journalNotice === undefined ? {} : { onNotice: options.journalNotice }),
+    }),
   });
 
   // Notifications: delivered on every payment change (the lifecycle emits them); the control
@@ -85,7 +87,11 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
 
   // The same handling, in memory, for the gw process that embeds this sandbox (`--sandbox`).
   const dispatcher = new InMemoryDispatcher(async (request) => {
-    const reply = await serve(gateway, routes, request).catch(() => internalErrorReply(request.target));
+    // A journal gw cannot use fails the command with its own error (exit 78), not as a gateway failure.
+    const reply = await serve(gateway, routes, request).catch((error: unknown) => {
+      if (error instanceof JournalError) throw error;
+      return internalErrorReply(request.target);
+    });
     return reply === 'aborted' ? reply : encodeReply(reply);
   });
 
@@ -109,13 +115,13 @@ function send(res: ServerResponse, reply: GatewayReply): void {
   res.end(body);
 }
 
-function internalError(req: IncomingMessage, res: ServerResponse, _error: unknown): void {
+function internalError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
   try {
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    send(res, internalErrorReply(req.url ?? '/'));
+    send(res, internalErrorReply(req.url ?? '/', error instanceof JournalError ? error.message : undefined));
   } catch {
     res.destroy();
   }
