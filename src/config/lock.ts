@@ -9,9 +9,12 @@
 //   until the lock is free, the wait's bound passes (LOCK_WAIT_MS, and never after the command's
 //   deadline), or Ctrl-C. Giving up is one line and exit 75 (EX_TEMPFAIL): nothing was written.
 // - Stale locks: a lock whose holder is a process that no longer runs on this machine, or that is
-//   older than STALE_AFTER_MS (an edit holds it for milliseconds), is broken: renamed aside under a
-//   name of its own, checked to be the very file judged stale (same inode), then removed. A lock
-//   taken by someone else in between is put back (link, which never replaces a name).
+//   older than STALE_AFTER_MS (an edit holds it for milliseconds), is broken. Breaking is itself
+//   exclusive (a second file, `.config.lock.break`, created the same way): under it the lock is read
+//   again, and removed only if it is still the very lock judged stale (each lock holds a random
+//   token; inode numbers are reused too quickly to tell locks apart) and still stale. So a lock
+//   taken by a live writer in the meantime is never removed, however the writers interleave.
+// - Releasing: the holder removes the lock only while it still holds its own token.
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
@@ -53,10 +56,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function readHolder(lock: string): Promise<{ holder: Holder; ino: number; mtimeMs: number } | undefined> {
+async function readHolder(lock: string): Promise<{ holder: Holder; text: string; mtimeMs: number } | undefined> {
   const stats = await fsp.lstat(lock).catch(() => undefined);
   if (stats === undefined) return undefined;
-  const text = await fsp.readFile(lock, 'utf8').catch(() => '');
+  const text = await fsp.readFile(lock, 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
   let holder: Holder = {};
   try {
     const parsed: unknown = JSON.parse(text);
@@ -64,7 +68,7 @@ async function readHolder(lock: string): Promise<{ holder: Holder; ino: number; 
   } catch {
     // Being written right now (created, not yet filled), or not ours: judged by its age alone.
   }
-  return { holder, ino: stats.ino, mtimeMs: stats.mtimeMs };
+  return { holder, text, mtimeMs: stats.mtimeMs };
 }
 
 /** Why the lock is stale, or undefined while its holder may still be editing. */
@@ -77,20 +81,32 @@ function staleness(found: { holder: Holder; mtimeMs: number }, now: number): str
   return undefined;
 }
 
-/** Removes a stale lock, unless it is no longer the file judged stale. */
-async function breakStale(lock: string, ino: number): Promise<void> {
-  const aside = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+/** A breaker that left its file behind (it takes milliseconds) is gone after this long. */
+const BREAK_STALE_MS = 5_000;
+
+/**
+ * Removes the lock judged stale (`judged`: its text), under the breaking lock, if it is still that
+ * lock and still stale. True when it was removed; false at once when another process is breaking it.
+ */
+export async function breakStale(lock: string, judged: string): Promise<boolean> {
+  const breaker = `${lock}.break`;
+  let handle: Awaited<ReturnType<typeof fsp.open>>;
   try {
-    await fsp.rename(lock, aside);
+    handle = await fsp.open(breaker, 'wx', 0o600);
   } catch {
-    return; // gone already: someone else broke it
+    const stats = await fsp.lstat(breaker).catch(() => undefined);
+    if (stats !== undefined && Date.now() - stats.mtimeMs > BREAK_STALE_MS) await fsp.unlink(breaker).catch(() => undefined);
+    return false;
   }
-  const moved = await fsp.lstat(aside).catch(() => undefined);
-  if (moved !== undefined && moved.ino !== ino) {
-    // A live holder's lock, taken since it was judged: put it back where it was.
-    await fsp.link(aside, lock).catch(() => undefined);
+  await handle.close().catch(() => undefined);
+  try {
+    const found = await readHolder(lock);
+    if (found === undefined || found.text !== judged || staleness(found, Date.now()) === undefined) return false;
+    await fsp.unlink(lock).catch(() => undefined);
+    return true;
+  } finally {
+    await fsp.unlink(breaker).catch(() => undefined);
   }
-  await fsp.unlink(aside).catch(() => undefined);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -124,7 +140,7 @@ export async function withConfigLock<T>(configFile: string, work: () => Promise<
   const started = Date.now();
   const waitMs = options.waitMs ?? LOCK_WAIT_MS;
   const { signal } = options;
-  const content = `${JSON.stringify({ pid: process.pid, host: hostname(), since: started })}\n`;
+  const content = `${JSON.stringify({ pid: process.pid, host: hostname(), since: started, token: randomBytes(8).toString('hex') })}\n`;
   let last: Holder | undefined;
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) {
@@ -143,28 +159,23 @@ export async function withConfigLock<T>(configFile: string, work: () => Promise<
       }
     }
     if (handle !== undefined) {
-      let ownIno: number | undefined;
       try {
         await handle.writeFile(content, 'utf8');
-        ownIno = (await handle.stat()).ino;
       } finally {
         await handle.close().catch(() => undefined);
       }
       try {
         return await work();
       } finally {
-        // Only our own lock is removed (a lock judged stale and broken by another process is not ours any more).
-        const now = await fsp.lstat(lock).catch(() => undefined);
-        if (now !== undefined && now.ino === ownIno) await fsp.unlink(lock).catch(() => undefined);
+        // Only our own lock is removed (one judged stale and broken by another process is not ours any more).
+        if ((await fsp.readFile(lock, 'utf8').catch(() => undefined)) === content) await fsp.unlink(lock).catch(() => undefined);
       }
     }
     const found = await readHolder(lock);
     if (found !== undefined) {
       last = found.holder;
-      if (staleness(found, Date.now()) !== undefined) {
-        await breakStale(lock, found.ino);
-        continue;
-      }
+      // Broken: try again at once. Not broken (someone else is breaking it, or it changed): wait.
+      if (staleness(found, Date.now()) !== undefined && (await breakStale(lock, found.text))) continue;
     }
     const waited = Date.now() - started;
     if (waited >= waitMs) throw gaveUp(configFile, lock, waited, last);

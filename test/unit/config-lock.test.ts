@@ -4,13 +4,13 @@
 // path (test/support/config-writer.ts, bundled here with esbuild): in-process concurrency could
 // not show that the lock works across processes.
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_NAME, withConfigLock } from '../../src/config/lock.js';
+import { breakStale, LOCK_NAME, withConfigLock } from '../../src/config/lock.js';
 import { editConfigFile, type UserConfigFile } from '../../src/config/write.js';
 import { GwError } from '../../src/errors.js';
 import { runGw } from '../support/cli.js';
@@ -193,5 +193,38 @@ describe('nothing to change', () => {
     const result = await editConfigFile(target(path.join(dir, 'config.yaml')), (doc) => doc.delete(['merchantKey']));
     expect(result).toBeUndefined();
     expect(existsSync(path.dirname(dir))).toBe(false);
+  });
+});
+
+describe('breaking a stale lock never removes a live one', () => {
+  const deadHolder = (): string =>
+    `${JSON.stringify({ pid: spawnSync(process.execPath, ['-e', '0']).pid, host: hostname(), since: Date.now(), token: 'dead' })}\n`;
+
+  it('the lock judged stale was released and a live writer took the lock since: it stays (whatever its inode)', async () => {
+    const dir = path.join(work, 'break-race');
+    mkdirSync(dir, { recursive: true });
+    const lock = path.join(dir, LOCK_NAME);
+    const judged = deadHolder();
+    const live = `${JSON.stringify({ pid: process.pid, host: hostname(), since: Date.now(), token: 'live' })}\n`;
+    writeFileSync(lock, live);
+    expect(await breakStale(lock, judged)).toBe(false);
+    expect(readFileSync(lock, 'utf8')).toBe(live);
+  });
+
+  it('the same stale lock is removed; while another process is breaking it, nothing is done', async () => {
+    const dir = path.join(work, 'break-once');
+    mkdirSync(dir, { recursive: true });
+    const lock = path.join(dir, LOCK_NAME);
+    const judged = deadHolder();
+    writeFileSync(lock, judged);
+    writeFileSync(`${lock}.break`, '');
+    expect(await breakStale(lock, judged)).toBe(false);
+    expect(readFileSync(lock, 'utf8')).toBe(judged);
+    // A breaker that died holding its file is cleared once it is 5 s old; the next try breaks the lock.
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(`${lock}.break`, old, old);
+    expect(await breakStale(lock, judged)).toBe(false);
+    expect(await breakStale(lock, judged)).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
