@@ -2,8 +2,8 @@
 // one step that no other gw process can interleave with (without it, N writers run at once and all
 // but one of their changes are lost while each says ✓).
 // - The lock is a file beside the config (`.config.lock` in the user config directory), created
-//   with O_CREAT|O_EXCL (`wx`): exactly one process succeeds. It holds the holder's pid, host name
-//   and start time, and is removed when the edit ends (the process exiting without removing it
+//   with O_CREAT|O_EXCL (`wx`): exactly one process succeeds. It holds the holder's pid, host name,
+//   start time and a random token, and is removed when the edit ends (the process exiting without removing it
 //   leaves a stale lock, see below).
 // - Waiting: a writer that finds the lock taken tries again every few milliseconds (with jitter),
 //   until the lock is free, the wait's bound passes (LOCK_WAIT_MS, and never after the command's
