@@ -35,6 +35,7 @@ import { statusText } from '../output/status-view.js';
 import { renderDetails, type DetailRow } from '../output/table.js';
 import { expiryWords, localDateTime, parseTimestamp, readTimestamp } from '../output/time.js';
 import { maxAssetDecimals } from '../payment-uri/decimals.js';
+import { normalizeSymbol } from '../payment-uri/networks.js';
 import type { PaymentUri } from '../payment-uri/index.js';
 
 export interface PayFlags {
@@ -334,7 +335,7 @@ export async function findExisting(gateway: GatewayClient, request: PaymentReque
   if (existing === undefined) return undefined;
   const { info } = existing;
   const sameAmount = info.amount === null || info.amount.equals(request.amount);
-  const sameCurrency = info.currency === null || info.currency.raw().toUpperCase() === request.currency;
+  const sameCurrency = info.currency === null || normalizeSymbol(info.currency.raw()) === request.currency;
   if (!sameAmount || !sameCurrency) {
     throw new GwError(
       ExitCode.DATA,

@@ -57,7 +57,9 @@ export interface Listing {
  */
 type Verdict = 'yes' | 'no' | 'unknown' | 'narrower';
 
-const same = (a: string, b: string): boolean => a.normalize('NFKC').trim().toUpperCase() === b.normalize('NFKC').trim().toUpperCase();
+// Upper-cased by ASCII rules only: Unicode folding would make "uſdt" (long s) or "ＵＳＤＴ" match USDT.
+const asciiKey = (text: string): string => (/^[\u0000-\u007f]*$/.test(text.trim()) ? text.trim().toUpperCase() : text.trim());
+const same = (a: string, b: string): boolean => asciiKey(a) === asciiKey(b);
 
 /** Whether a text field matches: any of `values` (nulls are "does not say"). */
 function textVerdict(values: ReadonlyArray<{ raw(): string } | null>, wanted: string, equal: (a: string, b: string) => boolean): Verdict {

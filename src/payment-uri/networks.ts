@@ -390,9 +390,14 @@ export function matchNetwork(networkText: string, payCurrency = ''): NetworkId |
   return undefined;
 }
 
-/** The payCurrency as gw compares it: trimmed and upper-case. */
+/**
+ * The payCurrency as gw compares it: trimmed and upper-cased by ASCII rules. A symbol with any
+ * character outside ASCII is returned as it is, so it matches no coin: Unicode folding would make
+ * "uſdt" (long s), "ＵＳＤＴ" (full width) or "ﬅ" (a ligature) into a real symbol.
+ */
 export function normalizeSymbol(payCurrency: string): string {
-  return payCurrency.normalize('NFKC').trim().toUpperCase();
+  const symbol = payCurrency.trim();
+  return /^[\u0000-\u007f]*$/.test(symbol) ? symbol.toUpperCase() : symbol;
 }
 
 export function findToken(networkId: NetworkId, symbol: string): TokenInfo | undefined {
