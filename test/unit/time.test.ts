@@ -1,7 +1,12 @@
 // Times the gateway sends: a value that is no possible time (negative, absurd, text that is no
 // date) is the gateway's broken value — "unknown", never read as a date in 1970 or 2001.
 import { describe, expect, it } from 'vitest';
+import type { Scalar } from '../../src/gateway/gateway.js';
 import { expiryWords, parseTimestamp, readTimestamp } from '../../src/output/time.js';
+import { Untrusted } from '../../src/output/untrusted.js';
+
+/** A value as the decoders give it: numbers as they are, text as Untrusted. */
+const v = (x: number | string | null): Scalar | null => (typeof x === 'string' ? Untrusted.of(x) : x);
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -13,7 +18,7 @@ describe('readTimestamp', () => {
     ['', 'none'],
     ['  ', 'none'],
   ] as const)('%j → none', (value, kind) => {
-    expect(readTimestamp(value).kind).toBe(kind);
+    expect(readTimestamp(v(value)).kind).toBe(kind);
   });
 
   it.each([
@@ -24,7 +29,7 @@ describe('readTimestamp', () => {
     ['2026-11-22T08:00:00Z', Date.UTC(2026, 10, 22, 8, 0, 0)],
     ['2026-11-22T10:00:00+02:00', Date.UTC(2026, 10, 22, 8, 0, 0)],
   ] as const)('%j → that date', (value, ms) => {
-    expect(readTimestamp(value)).toEqual({ kind: 'date', date: new Date(ms) });
+    expect(readTimestamp(v(value))).toEqual({ kind: 'date', date: new Date(ms) });
   });
 
   // Each of these used to come out as a date: "-1" and "1" as 2001 (the date parser's guess),
@@ -47,15 +52,15 @@ describe('readTimestamp', () => {
     ['NaN', 'NaN'],
     ['Infinity', 'Infinity'],
   ] as const)('%j → invalid, never a date', (value, text) => {
-    expect(readTimestamp(value)).toEqual({ kind: 'invalid', text });
-    expect(parseTimestamp(value)).toBeUndefined();
+    expect(readTimestamp(v(value))).toEqual({ kind: 'invalid', text });
+    expect(parseTimestamp(v(value))).toBeUndefined();
   });
 });
 
 describe('expiryWords', () => {
   it('an impossible expiry is unknown, naming what the gateway sent', () => {
     expect(expiryWords(-1, NOW)).toBe('unknown (the gateway sent "-1", which is not a time)');
-    expect(expiryWords('1', NOW)).toBe('unknown (the gateway sent "1", which is not a time)');
+    expect(expiryWords(v('1'), NOW)).toBe('unknown (the gateway sent "1", which is not a time)');
   });
 
   it('a real one is the time left; none is nothing', () => {
