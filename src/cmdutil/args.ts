@@ -2,6 +2,7 @@
 // naming the argument, before any file is read or any request is made.
 import { UsageError } from '../errors.js';
 import { hasUnsafeCharacters, UNSAFE_CHARACTER } from '../output/sanitize.js';
+import { maskUrlText } from '../output/url-credentials.js';
 
 /**
  * Currency symbols as the gateway writes them: ASCII letters and digits (BTC, USDT, USDC.e, 1INCH),
@@ -57,7 +58,9 @@ export function parseOrderId(text: string, flag = '--order-id'): string {
 export function checkUrlText(text: string, flag: string): void {
   const url = text.replace(/^ +| +$/g, '');
   if (CONTROL.test(url) || /\s/.test(url) || hasUnsafeCharacters(url)) {
-    throw new UsageError(`${flag} must be a URL without spaces, line breaks or other control or invisible characters (got ${visibleArg(text, 60)})`);
+    throw new UsageError(
+      `${flag} must be a URL without spaces, line breaks or other control or invisible characters (got ${visibleArg(maskUrlText(text), 60)})`,
+    );
   }
 }
 

@@ -30,6 +30,7 @@ describe('URLs given on the command line', () => {
   it.each([
     [['pay', '25', 'USD', '--pay-currency', 'USDT', '--callback-url', 'http://shop:hunter2@[::1', '--sandbox', '--no-qr']],
     [['listen', '--forward-to', 'http://shop:hunter2@[::1']],
+    [['pay', '25', 'USD', '--pay-currency', 'USDT', '--callback-url', 'http://shop:hunter2@[::1 /cb', '--sandbox', '--no-qr']],
   ])('%j: refused (64) without echoing the password', async (args) => {
     const r = await runGw(args, { env: { GATEWAY_MERCHANT_KEY: 'mk_live_SECRET_9f8e7d6c5b4a' } });
     expect(r.exitCode).toBe(64);
