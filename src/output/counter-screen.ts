@@ -24,6 +24,7 @@ import { bigText } from './big-text.js';
 import { padVisible, truncateVisible, visibleWidth, wrapPlain } from './cells.js';
 import { expiryWords as expiryText, localDateTime, parseTimestamp } from './time.js';
 import { Untrusted } from './untrusted.js';
+import { maskUrlText } from './url-credentials.js';
 
 /** The QR as renderTerminalQr drew it, and its size in cells (from qrSymbol). */
 export interface ScreenQr {
@@ -175,7 +176,7 @@ function merchantBlock(input: CounterScreenInput, width: number): string[] {
     rows.push({ label: 'Order ID', value: `${payment.orderId}${input.orderIdGenerated === true ? ' (generated)' : ''}` });
   if (payment.description !== null && !payment.description.isBlank) rows.push({ label: 'Description', value: payment.description.toString() });
   if (payment.email !== null && !payment.email.isBlank) rows.push({ label: 'E-mail', value: payment.email.toString() });
-  if (payment.callbackUrl !== null && !payment.callbackUrl.isBlank) rows.push({ label: 'Callback', value: payment.callbackUrl.toString() });
+  if (payment.callbackUrl !== null && !payment.callbackUrl.isBlank) rows.push({ label: 'Callback', value: maskUrlText(payment.callbackUrl.toString()) });
   if (uri.qr) rows.push({ label: 'URI', value: uri.uri });
   if (input.qrOut !== undefined) rows.push({ label: 'QR image', value: input.qrOut });
   const lines = [chalk.dim('─ Merchant ─'), ...renderRows(rows, width, chalk)];

@@ -38,3 +38,13 @@ describe('URLs given on the command line', () => {
     expect(`${r.stdout}${r.stderr}`).not.toContain('hunter2');
   });
 });
+
+describe('a callback URL with a password, as gw shows a payment', () => {
+  it('pay shows it masked (human output); --json keeps it exact for scripts', async () => {
+    const args = ['pay', '25', 'USDT', '--sandbox', '--no-qr', '--callback-url', 'http://shop:hunter2@127.0.0.1:9/cb'];
+    const human = await runGw(args);
+    expect(human.exitCode, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/Callback +http:\/\/\*\*\*\*@127\.0\.0\.1:9\/cb/);
+    expect(`${human.stdout}${human.stderr}`).not.toContain('hunter2');
+  });
+});
