@@ -35,10 +35,12 @@ export const ExitCode = {
   STILL_OPEN: 8,
   /** The payment ended underpaid. */
   UNDERPAID: 10,
-  /** The payment expired unpaid (or arrived already expired). */
+  /** The payment expired and nothing arrived for it (or it arrived already expired). */
   EXPIRED: 11,
-  /** The payment failed, or was refunded. */
+  /** The payment failed, or was refunded, or (without --wait) a refund is under way. */
   FAILED: 12,
+  /** Funds arrived for a payment that had expired (`late`): the merchant must accept or refund them. */
+  LATE: 13,
   /** --wait gave up: --wait-timeout passed, or the payment's expiry plus the grace with no transaction seen. */
   WAIT_ENDED: 124,
 } as const;

@@ -5,6 +5,7 @@
 // - into a pipe or a file, no animation and no timer: one line per change of state, and one per
 //   run of failures, on stderr;
 // - with --json, nothing until the end.
+import { withExpected, type Expected } from '../domain/arrival.js';
 import type { PaymentState } from '../domain/payment-status.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
@@ -28,6 +29,8 @@ export interface FollowOptions {
   createdAt?: number;
   until?: number;
   policy?: Partial<WaitPolicy>;
+  /** What gw knows was owed in the coin paid (pay: the creation answer), for what arrived to be compared with. */
+  expected?: Expected | null;
   /**
    * Draws the state on a redrawn screen instead of the live line (pay on a terminal); called on
    * every tick with the line to show. Without it, or where the screen cannot be redrawn, the live
@@ -43,7 +46,9 @@ const LABELS: Record<PaymentState, string> = {
   paid: 'Paid',
   underpaid: 'Underpaid',
   expired: 'Expired',
+  late: 'Funds arrived after expiry',
   failed: 'Failed',
+  refunding: 'Refund under way',
   refunded: 'Refunded',
   unknown: 'Waiting',
 };
@@ -94,8 +99,8 @@ export async function followPayment(options: FollowOptions): Promise<WaitEnding>
     return await waitForPayment({
       clock: options.clock,
       signal: options.signal,
-      poll: () => options.gateway.paymentInfo(trackId),
-      ...(options.initial !== undefined && { initial: options.initial }),
+      poll: async () => withExpected(await options.gateway.paymentInfo(trackId), options.expected ?? null),
+      ...(options.initial !== undefined && { initial: withExpected(options.initial, options.expected ?? null) }),
       ...(options.expiresAt !== undefined && { expiresAt: options.expiresAt }),
       ...(options.createdAt !== undefined && { createdAt: options.createdAt }),
       ...(options.until !== undefined && { until: options.until }),

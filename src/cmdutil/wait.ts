@@ -13,13 +13,15 @@
 // - transient failures (exit 69 unreachable/5xx, 75 timeout) keep polling: 2 s, doubling up to
 //   30 s; answers that cannot be read (exit 76) too, but only 3 in a row; anything else (key
 //   refused, invalid track id, configuration…) ends the wait with that failure;
-// - the wait ends at a final state (paid, underpaid, expired, failed, refunded), at --wait-timeout,
-//   or, while no transaction has been seen (not confirming), at the payment's expiry plus a grace
+// - the wait ends at a final state (paid, underpaid, expired, late, failed, refunded; not
+//   refunding, which goes on), at --wait-timeout,
+//   or, while no transaction has been seen (not confirming, no funds in txs), at the payment's expiry plus a grace
 //   of 10 min (the gateway marks an unpaid payment Expired at its expiry; the grace covers clocks
 //   that disagree and a gateway slow to say so). Once a transaction is seen the wait follows it to
 //   its end. Expiry: the answer's expiredAt, else what the caller knows (pay's answer), else the
 //   creation date plus the longest lifetime (2880 min). At a limit, one last poll decides;
 // - Ctrl-C (the signal) ends it at once, as `interrupted`.
+import { amountsWords, differenceWords, fundsArrived, type Arrival } from '../domain/arrival.js';
 import { isFinal, type PaymentState } from '../domain/payment-status.js';
 import { ExitCode, GwError, interrupted } from '../errors.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
@@ -119,7 +121,7 @@ export function failureKind(error: GwError): FailureKind {
 
 /** Whether money has been seen for the payment: then its expiry no longer ends the wait. */
 function transactionSeen(info: PaymentInfo | undefined): boolean {
-  return info?.status === 'confirming';
+  return info?.status === 'confirming' || info?.status === 'refunding' || (info !== undefined && fundsArrived(info.arrival));
 }
 
 export async function waitForPayment(options: WaitOptions): Promise<WaitEnding> {
@@ -216,7 +218,10 @@ export function stateExitCode(state: PaymentState): ExitCode {
       return ExitCode.UNDERPAID;
     case 'expired':
       return ExitCode.EXPIRED;
+    case 'late':
+      return ExitCode.LATE;
     case 'failed':
+    case 'refunding':
     case 'refunded':
       return ExitCode.FAILED;
     default:
@@ -243,28 +248,85 @@ export function receivedAmount(info: PaymentInfo): Decimal | undefined {
   return amount === undefined || amount.isNegative ? undefined : amount;
 }
 
+/** A command line for hints: `gw status <id> --api v1` (with --sandbox on sandbox runs). */
+export function v1StatusCommand(trackId: string, sandbox: boolean): string {
+  return resumeCommand(trackId, sandbox).replace(' --wait', ' --api v1');
+}
+
+/**
+ * What arrived, in words for a message: "0.0004 BTC received (0.0001 BTC of it still confirming)",
+ * "nothing arrived"; undefined when the gateway does not say.
+ */
+export function arrivedWords(arrival: Arrival): string | undefined {
+  const { received } = arrival;
+  if (received === null) return undefined;
+  if (received.size === 0) return arrival.incomplete ? 'a transaction arrived whose amount gw could not read' : 'nothing arrived';
+  let words = `${amountsWords(received)} received`;
+  if (arrival.unconfirmed.size > 0) words += ` (${amountsWords(arrival.unconfirmed)} of it not confirmed yet)`;
+  if (arrival.incomplete) words += ', and a transaction whose amount gw could not read';
+  return words;
+}
+
+/** "0.0001 BTC short of 0.0005 BTC", or why it cannot be said. */
+function shortWords(arrival: Arrival): string {
+  return differenceWords(arrival) ?? `the difference cannot be computed: ${arrival.noDifference ?? 'unknown'}`;
+}
+
 /**
  * The failure a payment's state is, when it is not paid (undefined when paid): the message and
- * hint of `gw status`, and of a wait that ended in that state.
+ * hint of `gw status`, and of a wait that ended in that state. Words follow from what arrived
+ * (src/domain/arrival.ts): money received is never called nothing, and a new payment is never
+ * advised for an order that received funds.
  */
 export function stateFailure(info: PaymentInfo, sandbox: boolean, waited: boolean): GwError | undefined {
   const id = info.trackId.line(100);
   const details = { trackId: info.trackId.raw() };
-  const owed = `${info.payAmount ?? '?'} ${info.payCurrency?.line(20) ?? ''}`.trim();
+  const arrival = info.arrival;
+  const arrived = arrivedWords(arrival);
+  const checkV1 = v1StatusCommand(info.trackId.raw(), sandbox);
   switch (info.status) {
     case 'paid':
       return undefined;
     case 'underpaid': {
-      const got = receivedAmount(info);
-      return new GwError(ExitCode.UNDERPAID, `payment ${id} is UNDERPAID${got === undefined ? '' : `: ${got} of ${owed} received`}`, {
+      const short = arrival.difference?.isPositive === true && arrival.expected !== null;
+      const rest = short ? `the ${arrival.difference} ${arrival.expected?.coin ?? ''} missing` : 'the rest';
+      const choices = `ask the payer for ${rest}, accept it as it is, or refund it`;
+      if (arrived === undefined)
+        return new GwError(ExitCode.UNDERPAID, `payment ${id} is UNDERPAID: less than the amount arrived`, {
+          ...details,
+          hint: `do not hand over the goods for the full amount; the legacy API does not report what arrived (see ${checkV1}): ${choices}`,
+        });
+      return new GwError(ExitCode.UNDERPAID, `payment ${id} is UNDERPAID: ${arrived}, ${shortWords(arrival)}`, {
         ...details,
-        hint: 'do not hand over the goods for the full amount: settle the difference with the payer',
+        hint: `do not hand over the goods for the full amount: ${choices}`,
       });
     }
     case 'expired':
-      return new GwError(ExitCode.EXPIRED, `payment ${id} EXPIRED unpaid`, {
+      if (arrived === undefined)
+        return new GwError(ExitCode.EXPIRED, `payment ${id} EXPIRED`, {
+          ...details,
+          hint: `the legacy API does not report what arrived; check before creating another payment: ${checkV1}`,
+        });
+      return new GwError(ExitCode.EXPIRED, `payment ${id} EXPIRED: nothing arrived`, {
         ...details,
-        hint: 'nothing was paid: create a new payment for the order',
+        hint: 'the gateway reports no transaction for it: if the customer still wants to pay, create a new payment for the order',
+      });
+    case 'late': {
+      if (arrived === undefined)
+        return new GwError(ExitCode.LATE, `payment ${id} is LATE: a transaction (${info.txID?.line(100) ?? '?'}) was reported for it, and it expired`, {
+          ...details,
+          hint: `do not create another payment for this order; the legacy API does not say how much arrived: check with ${checkV1}, then accept or refund it in the merchant panel`,
+        });
+      const short = arrival.difference?.isPositive === true;
+      return new GwError(ExitCode.LATE, `payment ${id} is LATE: ${arrived} for an expired payment, ${shortWords(arrival)}`, {
+        ...details,
+        hint: `do not create another payment for this order: decide in the merchant panel whether to accept the funds${short ? ', ask the payer for the rest' : ''} or refund them`,
+      });
+    }
+    case 'refunding':
+      return new GwError(ExitCode.FAILED, `payment ${id} is being REFUNDED: the refund is not complete yet`, {
+        ...details,
+        hint: `do not hand over the goods; follow the refund: ${resumeCommand(info.trackId.raw(), sandbox)}`,
       });
     case 'failed':
     case 'refunded':

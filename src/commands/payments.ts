@@ -9,6 +9,7 @@ import type { Clock } from '../cmdutil/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';
+import { amountsWords } from '../domain/arrival.js';
 import { PAYMENT_STATES, parseState } from '../domain/payment-status.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentFilter, PaymentInfo } from '../gateway/gateway.js';
@@ -246,6 +247,14 @@ export interface TableLayout {
   widths?: number[];
 }
 
+/** "0.0005 BTC (2 txs)", "nothing", or "unreported" (the legacy API lists no transactions). */
+export function receivedCell(p: PaymentInfo): string {
+  const { received, transactions } = p.arrival;
+  if (received === null) return 'unreported';
+  const count = transactions === null ? '' : ` (${transactions.length} tx${transactions.length === 1 ? '' : 's'})`;
+  return received.size === 0 && transactions?.length === 0 ? 'nothing' : `${amountsWords(received)}${count}`;
+}
+
 /** The table, fitted to `width` when given (a terminal): columns dropped, then the last ones cut. */
 export function paymentsTable(payments: readonly PaymentInfo[], width: number | undefined, chalk: IOStreams['chalk'], layout?: TableLayout): string {
   const amount = (value: Decimal | null, unit: { toString(): string } | null): string => (value === null ? '' : `${value} ${unit ?? ''}`.trim());
@@ -262,6 +271,8 @@ export function paymentsTable(payments: readonly PaymentInfo[], width: number | 
     { title: 'Status', drop: 99, cell: (p) => p.status, style: (p, text) => stateColour(p.status, chalk)(text) },
     { title: 'Amount', drop: 98, cell: (p) => amount(p.amount, p.currency) },
     { title: 'Pay amount', drop: 2, cell: (p) => amount(p.payAmount, p.payCurrency) },
+    // What arrived, from the transactions (src/domain/arrival.ts), and how many; the legacy API does not say.
+    { title: 'Received', drop: 5, cell: (p) => receivedCell(p) },
     { title: 'Network', drop: 1, cell: (p) => p.network?.toString() ?? '' },
     { title: 'Order ID', drop: 4, cell: (p) => p.orderId?.toString() ?? '' },
   ];

@@ -2,7 +2,8 @@
 // inquiry (POST /merchants/inquiry), and with --wait, followed until it ends.
 //
 // The exit code is the payment's: 0 only when it is paid (so `gw status $id && deliver` is safe),
-// 10 underpaid, 11 expired, 12 failed or refunded, 8 still open (without --wait); with --wait, 124
+// 10 underpaid, 11 expired with nothing arrived, 12 failed or refunded (or refunding, without
+// --wait), 13 late (funds arrived for an expired payment), 8 still open (without --wait); with --wait, 124
 // when the wait gave up and 130 on Ctrl-C (src/cmdutil/wait.ts).
 import { Command } from 'commander';
 import { parseText } from '../cmdutil/args.js';
@@ -37,8 +38,8 @@ interface StatusFlags {
 }
 
 export const EXIT_CODES_NOTE =
-  'Exit codes: 0 paid, 8 still open (new, waiting, confirming, or a status gw does not know), 10 underpaid, 11 expired, ' +
-  '12 failed or refunded; with --wait, 124 gave up waiting (--wait-timeout, or 10 min past the expiry with no transaction seen), ' +
+  'Exit codes: 0 paid, 8 still open (new, waiting, confirming, or a status gw does not know), 10 underpaid, 11 expired (nothing arrived), ' +
+  '12 failed, refunding or refunded, 13 late (funds arrived for an expired payment); with --wait (which follows a refund under way to its end), 124 gave up waiting (--wait-timeout, or 10 min past the expiry with no transaction seen), ' +
   '130 interrupted, 143 terminated. Failures to ask: 65, 69, 75, 76, 77, 78 as for every command.';
 
 /** A track id as typed: one line, no control characters, at most 100 characters. */
@@ -73,7 +74,10 @@ export function newCmdStatus(f: Factory, runF: (opts: StatusOptions) => Promise<
       'gw status 184729305 --wait --wait-timeout 15m',
       'gw status 184729305 --json | jq -r .status',
     ],
-    json: '{"trackId", "status" (new|waiting|confirming|paid|underpaid|expired|failed|refunded|unknown), "gatewayStatus", "amount", "payAmount", …every field the gateway sent} (amounts as exact decimal strings)',
+    json:
+      '{"trackId", "status" (new|waiting|confirming|paid|underpaid|expired|late|failed|refunding|refunded|unknown), "gatewayStatus", "amount", "payAmount", …every field the gateway sent, ' +
+      '"received" {coin: amount} or null (not reported), "expected" {coin: amount} or null, "difference" {coin: expected − received} or null, ' +
+      '"transactions" [{"hash", "amount", "currency", "network", "confirmations", "status", "counted", "confirmed"}] or null} (amounts as exact decimal strings)',
     notes: EXIT_CODES_NOTE,
   });
 }
@@ -84,7 +88,7 @@ function print(io: IOStreams, info: PaymentInfo, now: number): void {
     return;
   }
   io.sandboxBanner();
-  io.out(statusText(info, now, io.chalk));
+  io.out(statusText(info, now, io.chalk, io.sandbox));
 }
 
 export async function statusRun(opts: StatusOptions): Promise<void> {

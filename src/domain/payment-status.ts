@@ -1,10 +1,10 @@
 // One status vocabulary for payments, whatever spelling the gateway uses: the legacy inquiry's
 // capitalised words (New, Waiting, Confirming, Paid, Expired, Failed), the newer API's lower-case
 // snake_case (paying, manual_accept, underpaid, refunding…) and the notifications' mixtures.
-// Source: ../shared/spec/gateway-public-facts.md §5 and §8. Used by `gw status`, `gw payments`,
+// Sources: docs.oxapay.com (legacy "Payment Status" and v1 "Payment Status Table"). Used by `gw status`, `gw payments`,
 // `gw listen` and the sandbox, so a status means the same everywhere.
 
-export const PAYMENT_STATES = ['new', 'waiting', 'confirming', 'paid', 'underpaid', 'expired', 'failed', 'refunded', 'unknown'] as const;
+export const PAYMENT_STATES = ['new', 'waiting', 'confirming', 'paid', 'underpaid', 'expired', 'late', 'failed', 'refunding', 'refunded', 'unknown'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
 /**
@@ -12,7 +12,10 @@ export type PaymentState = (typeof PAYMENT_STATES)[number];
  * gw's state. Decisions where the facts leave room:
  * - `Paying` (the payer's transaction is seen, not yet confirmed) is `confirming`;
  * - `Manual_accept` (the merchant accepted an under-payment by hand) is `paid`: it is credited;
- * - `Refunding` is `refunded`: the money is going back, the order must not be delivered.
+ * - `Refunding` is `refunding`: the refund has started, not finished (the order must not be
+ *   delivered either way).
+ * `late` (funds arrived for an expired payment) is no gateway word: the gateway says `expired`, and
+ * gw reads the transactions (src/domain/arrival.ts, stateOf). normalizeStatus never returns it.
  */
 const GATEWAY_SPELLINGS: Readonly<Record<string, PaymentState>> = {
   new: 'new',
@@ -24,7 +27,7 @@ const GATEWAY_SPELLINGS: Readonly<Record<string, PaymentState>> = {
   underpaid: 'underpaid',
   expired: 'expired',
   failed: 'failed',
-  refunding: 'refunded',
+  refunding: 'refunding',
   refunded: 'refunded',
 };
 
@@ -37,9 +40,9 @@ export function normalizeStatus(gatewayStatus: string): PaymentState {
   return Object.hasOwn(GATEWAY_SPELLINGS, key) ? (GATEWAY_SPELLINGS[key] as PaymentState) : 'unknown';
 }
 
-/** States after which nothing more happens to the payment, for waiting. */
+/** States after which nothing more happens to the payment, for waiting (`refunding` is not: the refund goes on). */
 export function isFinal(state: PaymentState): boolean {
-  return state === 'paid' || state === 'underpaid' || state === 'expired' || state === 'failed' || state === 'refunded';
+  return state === 'paid' || state === 'underpaid' || state === 'expired' || state === 'late' || state === 'failed' || state === 'refunded';
 }
 
 /** The legacy API's spelling of a state, for filters sent to the gateway (undefined: none exists). */
@@ -51,7 +54,10 @@ export function legacyStatusName(state: PaymentState): string | undefined {
     paid: 'Paid',
     underpaid: 'Underpaid',
     expired: 'Expired',
+    // The gateway has no word for it: late payments are expired ones with funds (the caller keeps those).
+    late: 'Expired',
     failed: 'Failed',
+    refunding: 'Refunding',
     refunded: 'Refunded',
   };
   return names[state];
@@ -66,6 +72,8 @@ export function v1StatusName(state: PaymentState): string | undefined {
     paid: 'paid',
     underpaid: 'underpaid',
     expired: 'expired',
+    late: 'expired',
+    refunding: 'refunding',
     refunded: 'refunded',
   };
   return names[state];

@@ -5,6 +5,7 @@
 // Every string the gateway sent is Untrusted (terminal-safe when printed), every amount a Decimal
 // (exact digits), so a command cannot print gateway text unsafely or round money by accident.
 // Field names are the interface document's (camelCase): they are gw's JSON output contract.
+import type { Arrival } from '../domain/arrival.js';
 import type { PaymentState } from '../domain/payment-status.js';
 import type { Decimal } from '../money/decimal.js';
 import type { Untrusted } from '../output/untrusted.js';
@@ -105,6 +106,8 @@ export interface PaymentInfo {
   payDate: Scalar | null;
   expiredAt: Scalar | null;
   txs: PaymentTransaction[];
+  /** What arrived, from the transactions (src/domain/arrival.ts); `status` is `late` when an expired payment received funds. */
+  arrival: Arrival;
   /**
    * Every field the gateway sent, under the interface's (camelCase) names, amounts as exact
    * decimal strings: what `--json` prints, with `status` and `gatewayStatus` set by gw.

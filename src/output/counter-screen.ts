@@ -17,6 +17,7 @@
 //   to a larger window or --qr-out.
 // The final screens (outcomeScreen) say PAID, or why not, in block letters.
 import type { Palette } from './palette.js';
+import { amountsWords, differenceWords } from '../domain/arrival.js';
 import type { Payment, PaymentInfo } from '../gateway/gateway.js';
 import type { Decimal } from '../money/decimal.js';
 import type { PaymentUri } from '../payment-uri/index.js';
@@ -244,14 +245,14 @@ export function counterScreen(input: CounterScreenInput): string[] {
 // ---------------------------------------------------------------------------------------------
 // The end of a payment
 
-export type Outcome = 'paid' | 'underpaid' | 'expired' | 'failed' | 'refunded' | 'not-paid';
+export type Outcome = 'paid' | 'underpaid' | 'expired' | 'late' | 'failed' | 'refunded' | 'not-paid';
 
 export interface OutcomeScreenInput {
   outcome: Outcome;
   payment: Payment;
   /** The last answer, when there was one. */
   info: PaymentInfo | undefined;
-  /** Amount received when the gateway said (underpaid). */
+  /** Amount received when the gateway said (underpaid), where the answer lists no transactions (info.arrival says more). */
   received: Decimal | undefined;
   width: number;
   height: number;
@@ -264,6 +265,7 @@ const WORDS: Record<Outcome, string> = {
   paid: 'PAID',
   underpaid: 'UNDERPAID',
   expired: 'EXPIRED',
+  late: 'LATE',
   failed: 'FAILED',
   refunded: 'REFUNDED',
   'not-paid': 'NOT PAID',
@@ -276,10 +278,30 @@ export function outcomeScreen(input: OutcomeScreenInput): string[] {
   const height = Math.max(5, input.height - 1);
   const owed = `${info?.payAmount ?? payment.payAmount} ${info?.payCurrency ?? payment.payCurrency ?? ''}`.trim();
   const tone = outcome === 'paid' ? chalk.green.bold : outcome === 'not-paid' ? chalk.yellow.bold : chalk.red.bold;
+  // What arrived, from the transactions (src/domain/arrival.ts): never "nothing" when something did.
+  const arrival = info?.arrival;
+  const received = arrival?.received ?? null;
+  const check = `gw status ${payment.trackId.line(100)} --api v1`;
+  const short = arrival === undefined ? undefined : differenceWords(arrival);
+  const underpaid =
+    received !== null
+      ? `Only ${amountsWords(received)} arrived${short === undefined ? '' : `: ${short}`}. Do not hand over the goods for the full amount: ask for the rest, accept it, or refund it.`
+      : input.received !== undefined
+        ? `Only ${input.received} of ${owed} was received. Do not hand over the goods for the full amount.`
+        : 'Less than the amount was paid; the legacy API does not say how much. Do not hand over the goods for the full amount.';
+  const expired =
+    received !== null
+      ? 'Nothing arrived, and this payment can no longer be paid.'
+      : `This payment expired and can no longer be paid. The legacy API does not say whether anything arrived: check with ${check} before creating another payment.`;
+  const late =
+    received !== null
+      ? `${amountsWords(received)} arrived after the payment expired${short === undefined ? '' : ` (${short})`}. Do not create a new payment for this order: accept the funds or refund them.`
+      : `A transaction arrived after the payment expired; the legacy API does not say how much. Do not create a new payment for this order: check with ${check}, then accept or refund it.`;
   const headline: Record<Outcome, string> = {
     paid: `${owed} received. The payment is complete.`,
-    underpaid: `Only ${input.received ?? 'part'} of ${owed} was received. Do not hand over the goods for the full amount.`,
-    expired: 'Nothing was paid, and this payment can no longer be paid.',
+    underpaid,
+    expired,
+    late,
     failed: 'The payment failed. Do not hand over the goods.',
     refunded: 'The payment was refunded. Do not hand over the goods.',
     'not-paid': 'No payment was seen, long after it expired. Treat it as unpaid.',

@@ -144,7 +144,7 @@ describe('gw payments', () => {
   it('into a pipe: every column, nothing cut', async () => {
     const { t, opts } = setup(() => page(1, 1, 1));
     await paymentsRun(opts);
-    expect(t.stdout()).toMatch(/Created +Track ID +Status +Amount +Pay amount +Network +Order ID/);
+    expect(t.stdout()).toMatch(/Created +Track ID +Status +Amount +Pay amount +Received +Network +Order ID/);
     expect(t.stdout()).toContain('order-with-a-rather-long-name-1');
   });
 

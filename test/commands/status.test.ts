@@ -20,7 +20,7 @@ function info(status: string, extra: Record<string, unknown> = {}): PaymentInfo 
     payCurrency: 'USDT',
     network: 'Tron Network',
     address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
-    txID: status === 'Waiting' ? '' : 'ab12cd',
+    txID: status === 'Waiting' || status === 'Expired' ? '' : 'ab12cd',
     orderId: 'ORD-7',
     date: S,
     payDate: status === 'Paid' ? S + 60 : 0,

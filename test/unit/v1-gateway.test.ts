@@ -288,6 +288,23 @@ describe('decodeV1PaymentInfo', () => {
           autoConvert: { processed: false, amount: '0', currency: 'USDT' },
         },
       ],
+      // What arrived (src/domain/arrival.ts): the amount is in USD, the transaction in USDT, so
+      // nothing says what was owed in USDT.
+      received: { USDT: '25.000000000000000001' },
+      expected: null,
+      difference: null,
+      transactions: [
+        {
+          hash: 'abc123',
+          amount: '25.000000000000000001',
+          currency: 'USDT',
+          network: 'Tron Network',
+          confirmations: 1,
+          status: 'confirming',
+          counted: true,
+          confirmed: false,
+        },
+      ],
     });
     expect(Object.keys(info.fields)).not.toContain('track_id');
   });
@@ -297,7 +314,7 @@ describe('decodeV1PaymentInfo', () => {
     ['Paid', 'paid'],
     ['manual_accept', 'paid'],
     ['underpaid', 'underpaid'],
-    ['refunding', 'refunded'],
+    ['refunding', 'refunding'],
     ['expired', 'expired'],
     ['new', 'new'],
     ['waiting', 'waiting'],

@@ -1,6 +1,7 @@
 // Pure decoders of the interface document's (legacy) answers: envelope object in, gw's typed values
 // out. Field names are the interface's camelCase ones.
 import type { Decimal } from '../../money/decimal.js';
+import { addArrival } from '../../domain/arrival.js';
 import { normalizeStatus } from '../../domain/payment-status.js';
 import type { Balance, Payment, PaymentInfo, PaymentPage } from '../gateway.js';
 import { isJsonObject, type JsonValue } from '../json.js';
@@ -98,27 +99,31 @@ export function decodePaymentInfo(body: JsonObject, what: string): PaymentInfo {
   const fields = outputObject(body, ENVELOPE_FIELDS);
   fields.status = Untrusted.of(status);
   fields.gatewayStatus = gatewayStatus;
-  return {
-    trackId: requiredText(body.trackId, 'trackId', what),
-    status,
-    gatewayStatus,
-    type: text('type'),
-    amount: decimal('amount'),
-    currency: text('currency'),
-    payAmount: decimal('payAmount'),
-    payCurrency: text('payCurrency'),
-    network: text('network'),
-    address: text('address'),
-    txID,
-    email: text('email'),
-    orderId: text('orderId'),
-    description: text('description'),
-    date: readScalar(body.date ?? body.createdAt),
-    payDate: readScalar(body.payDate),
-    expiredAt: readScalar(body.expiredAt),
-    txs: [],
-    fields,
-  };
+  // The legacy inquiry lists no transactions: what arrived is unreported (src/domain/arrival.ts).
+  return addArrival(
+    {
+      trackId: requiredText(body.trackId, 'trackId', what),
+      status,
+      gatewayStatus,
+      type: text('type'),
+      amount: decimal('amount'),
+      currency: text('currency'),
+      payAmount: decimal('payAmount'),
+      payCurrency: text('payCurrency'),
+      network: text('network'),
+      address: text('address'),
+      txID,
+      email: text('email'),
+      orderId: text('orderId'),
+      description: text('description'),
+      date: readScalar(body.date ?? body.createdAt),
+      payDate: readScalar(body.payDate),
+      expiredAt: readScalar(body.expiredAt),
+      txs: [],
+      fields,
+    },
+    false,
+  );
 }
 
 /** A positive integer sent as a number or numeric text. */

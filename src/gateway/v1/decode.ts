@@ -5,6 +5,7 @@
 //
 // V1_FIELDS below is THE table between the two spellings. The client (./client.ts) names its
 // request fields and query parameters through it, and every answer is read through it.
+import { addArrival } from '../../domain/arrival.js';
 import { normalizeStatus } from '../../domain/payment-status.js';
 import type { Decimal } from '../../money/decimal.js';
 import { Untrusted } from '../../output/untrusted.js';
@@ -222,27 +223,32 @@ export function decodeV1PaymentInfo(data: JsonObject, what: string): PaymentInfo
   fields.status = Untrusted.of(status);
   fields.gatewayStatus = gatewayStatus;
   const scalar = (v1: V1Name): Scalar | null => readScalar(field(data, v1));
-  return {
-    trackId: requiredText(field(data, 'track_id'), 'track_id', what),
-    status,
-    gatewayStatus,
-    type: text('type'),
-    amount: readDecimal(field(data, 'amount'), 'amount', what),
-    currency: text('currency'),
-    payAmount: readDecimal(field(data, 'pay_amount'), 'pay_amount', what),
-    payCurrency: text('pay_currency') ?? first?.currency ?? null,
-    network: text('network') ?? first?.network ?? null,
-    address: text('address') ?? first?.address ?? null,
-    txID: readText(data.tx_hash ?? data.txID, 'tx_hash', what) ?? first?.txID ?? null,
-    email: text('email'),
-    orderId: text('order_id'),
-    description: text('description'),
-    date: scalar('date'),
-    payDate: scalar('pay_date'),
-    expiredAt: scalar('expired_at'),
-    txs,
-    fields,
-  };
+  // What arrived is read from txs (src/domain/arrival.ts): an answer without the list says nothing of it.
+  const txsReported = Array.isArray(rawTxs);
+  return addArrival(
+    {
+      trackId: requiredText(field(data, 'track_id'), 'track_id', what),
+      status,
+      gatewayStatus,
+      type: text('type'),
+      amount: readDecimal(field(data, 'amount'), 'amount', what),
+      currency: text('currency'),
+      payAmount: readDecimal(field(data, 'pay_amount'), 'pay_amount', what),
+      payCurrency: text('pay_currency') ?? first?.currency ?? null,
+      network: text('network') ?? first?.network ?? null,
+      address: text('address') ?? first?.address ?? null,
+      txID: readText(data.tx_hash ?? data.txID, 'tx_hash', what) ?? first?.txID ?? null,
+      email: text('email'),
+      orderId: text('order_id'),
+      description: text('description'),
+      date: scalar('date'),
+      payDate: scalar('pay_date'),
+      expiredAt: scalar('expired_at'),
+      txs,
+      fields,
+    },
+    txsReported,
+  );
 }
 
 /** A non-negative integer sent as a number or numeric text. */
