@@ -21,6 +21,7 @@ import { withHelp } from '../cmdutil/help.js';
 import { generateOrderId } from '../cmdutil/order-id.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { endingFailure, receivedAmount, type WaitEnding } from '../cmdutil/wait.js';
+import { coinKey, type Expected } from '../domain/arrival.js';
 import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, Payment, PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
@@ -142,9 +143,9 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
       'gw pay 25 USD --pay-currency USDT --order-id 1042 --reuse-if-exists --wait',
       'gw pay 10 EUR --pay-currency BTC --json | jq -r .address',
     ],
-    json: '{"trackId", "amount", "currency", "payAmount", "payCurrency", "network", "address", "memo", "orderId", …, "uri"} (amounts as exact decimal strings); with --wait, the final status fields too ("status", "gatewayStatus", "txID", "payDate"…)',
+    json: '{"trackId", "amount", "currency", "payAmount", "payCurrency", "network", "address", "memo", "orderId", …, "uri"} (amounts as exact decimal strings); with --wait, the final status fields too ("status", "gatewayStatus", "txID", "payDate"…, and what arrived: "received", "expected", "difference", "transactions")',
     notes: `Without --order-id, gw sends one of its own (gw-YYYYMMDD-HHMMSS-xxxx, shown with the payment).
-With --wait: exit 0 paid, 10 underpaid, 11 expired, 12 failed or refunded, 124 gave up waiting, 130 interrupted.`,
+With --wait: exit 0 paid, 10 underpaid, 11 expired (nothing arrived), 12 failed or refunded, 13 late (funds arrived for an expired payment), 124 gave up waiting, 130 interrupted.`,
   });
 }
 
@@ -507,6 +508,8 @@ export async function payRun(opts: PayOptions): Promise<void> {
     ...(createdAt !== undefined && { createdAt }),
     ...(opts.waitTimeoutMs !== undefined && { until: clock.now() + opts.waitTimeoutMs }),
     ...(screen !== undefined && opts.redraw !== false && { screen: (line: string) => screen(line) }),
+    // What arrived is compared with what this answer said was owed (the v1 information has no pay amount).
+    expected: expectedOfPayment(payment),
   });
   showEnding(opts, payment, uri, ending, screen, existing !== undefined);
   await deliver(io, payment, created);
@@ -530,11 +533,19 @@ async function deliver(io: IOStreams, payment: Payment, created: (error: GwError
   }
 }
 
+/** What the creation answer says the payer owes, in the coin to pay. */
+function expectedOfPayment(payment: Payment): Expected | null {
+  const coin = coinKey(payment.payCurrency?.raw());
+  return payment.payAmount === null || coin === null ? null : { amount: payment.payAmount, coin };
+}
+
 /** The outcome a final state is shown as, on the counter screen. */
 function outcomeOf(ending: WaitEnding): Outcome | undefined {
   if (ending.kind === 'final') {
     const status = ending.info.status;
-    return status === 'paid' || status === 'underpaid' || status === 'expired' || status === 'failed' || status === 'refunded' ? status : undefined;
+    return status === 'paid' || status === 'underpaid' || status === 'expired' || status === 'late' || status === 'failed' || status === 'refunded'
+      ? status
+      : undefined;
   }
   return ending.kind === 'gave-up' && ending.reason === 'expiry' ? 'not-paid' : undefined;
 }
@@ -577,7 +588,7 @@ function showEnding(
     io.endScreen();
     return;
   }
-  if (info !== undefined) io.out(`\n${statusText(info, clock.now(), io.chalk)}`);
+  if (info !== undefined) io.out(`\n${statusText(info, clock.now(), io.chalk, io.sandbox)}`);
 }
 
 /** --reuse-if-exists found the order paid: show it, create nothing, exit 0. */
@@ -606,7 +617,7 @@ function showAlreadyPaid(opts: PayOptions, info: PaymentInfo): void {
     return;
   }
   io.notice(`gw: order "${opts.request.orderId ?? ''}" is already paid (payment ${info.trackId}): no new payment was created`);
-  io.out(statusText(info, opts.clock.now(), io.chalk));
+  io.out(statusText(info, opts.clock.now(), io.chalk, io.sandbox));
 }
 
 /**
