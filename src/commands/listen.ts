@@ -14,6 +14,7 @@ import type { KeySetting } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
 import { Untrusted } from '../output/untrusted.js';
+import { notificationArrival } from '../domain/notification-arrival.js';
 import type { Amount } from '../notifications/decode.js';
 import type { ListenerLimits, ListenerOptions, Receipt } from '../notifications/listener.js';
 
@@ -87,7 +88,7 @@ export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<
       'gw listen --port 8787 --forward-to http://127.0.0.1:3000/hooks',
       'gw listen --json | jq -c "select(.event == \\"notification\\") | {verified, trackId, status}"',
     ],
-    json: '{"event": "listening", "url"} first, then one line per request: {"event": "notification", "time", "httpStatus", "verified", "code", "reason", "keyKind", "type", "trackId", "status", "gatewayStatus", "amount", "currency", "payAmount", "payCurrency", "orderId", "body", "repeatedKeys", "forward"}',
+    json: '{"event": "listening", "url"} first, then one line per request: {"event": "notification", "time", "httpStatus", "verified", "code", "reason", "keyKind", "type", "trackId", "status", "gatewayStatus", "amount", "currency", "payAmount", "payCurrency", "orderId", "received", "expected", "difference", "transactions", "body", "repeatedKeys", "forward"}',
     notes:
       'Keys: the merchant API key verifies payment notifications, the payout API key payout ones (--merchant-key, --payout-key, env or config file). ' +
       'Answers: 200 "ok" only once a verified notification is recorded (its line written to stdout, fsync\'d when stdout is a file) and, with --forward-to, your application answered 2xx; ' +
@@ -415,6 +416,8 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
     return (r) => {
       const s = r.summary;
       const f = r.forward;
+      // What arrived (src/domain/notification-arrival.ts): the same fields as gw status --json.
+      const arrived = s === undefined || r.body === undefined ? undefined : notificationArrival(r.body);
       return `${toJson(
         {
           event: 'notification',
@@ -428,13 +431,14 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
           keyKind: r.keyKind ?? null,
           type: s?.type ?? null,
           trackId: s?.trackId ?? null,
-          status: s?.state ?? null,
+          status: arrived?.state ?? s?.state ?? null,
           gatewayStatus: s?.gatewayStatus ?? null,
           amount: s?.amount ?? null,
           currency: s?.currency ?? null,
           payAmount: s?.payAmount ?? null,
           payCurrency: s?.payCurrency ?? null,
           orderId: s?.orderId ?? null,
+          ...(arrived?.json ?? { received: null, expected: null, difference: null, transactions: null }),
           body: r.body === undefined ? null : Untrusted.of(r.body.toString('utf8')),
           repeatedKeys: r.repeatedKeys.map((k) => Untrusted.of(k)),
           forward:
@@ -464,7 +468,9 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
       parts.push(`${Untrusted.of(r.method).line(10)} ${Untrusted.of(r.path).line(60)}`);
     } else {
       parts.push(s.type?.line(20) ?? '(no type)', s.trackId?.line(40) ?? '(no track id)');
-      parts.push(s.gatewayStatus === null ? 'no status' : `${s.state === 'paid' ? c.bold(s.state) : s.state} (${s.gatewayStatus.line(30)})`);
+      const arrived = r.body === undefined ? undefined : notificationArrival(r.body);
+      const state = arrived?.state ?? s.state;
+      parts.push(s.gatewayStatus === null ? 'no status' : `${state === 'paid' ? c.bold(state) : state} (${s.gatewayStatus.line(30)})`);
       const amount = amountText(s.amount, s.currency);
       if (amount !== undefined) parts.push(amount);
       const paid = amountText(s.payAmount, s.payCurrency);
