@@ -257,11 +257,11 @@ export function v1StatusCommand(trackId: string, sandbox: boolean): string {
  * What arrived, in words for a message: "0.0004 BTC received (0.0001 BTC of it still confirming)",
  * "nothing arrived"; undefined when the gateway does not say.
  */
-export function arrivedWords(arrival: Arrival): string | undefined {
+export function arrivedWords(arrival: Arrival, verb = 'received'): string | undefined {
   const { received } = arrival;
   if (received === null) return undefined;
   if (received.size === 0) return arrival.incomplete ? 'a transaction arrived whose amount gw could not read' : 'nothing arrived';
-  let words = `${amountsWords(received)} received`;
+  let words = `${amountsWords(received)} ${verb}`;
   if (arrival.unconfirmed.size > 0) words += ` (${amountsWords(arrival.unconfirmed)} of it not confirmed yet)`;
   if (arrival.incomplete) words += ', and a transaction whose amount gw could not read';
   return words;
@@ -318,7 +318,7 @@ export function stateFailure(info: PaymentInfo, sandbox: boolean, waited: boolea
           hint: `do not create another payment for this order; the legacy API does not say how much arrived: check with ${checkV1}, then accept or refund it in the merchant panel`,
         });
       const short = arrival.difference?.isPositive === true;
-      return new GwError(ExitCode.LATE, `payment ${id} is LATE: ${arrived} for an expired payment, ${shortWords(arrival)}`, {
+      return new GwError(ExitCode.LATE, `payment ${id} is LATE: ${arrivedWords(arrival, 'arrived after it expired')} (${shortWords(arrival)})`, {
         ...details,
         hint: `do not create another payment for this order: decide in the merchant panel whether to accept the funds${short ? ', ask the payer for the rest' : ''} or refund them`,
       });
