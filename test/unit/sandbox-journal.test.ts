@@ -142,6 +142,19 @@ describe('a journal gw cannot use: gw payments --sandbox', () => {
     expect(r.stderr).toContain('hint: move it away (gw starts a new one) or delete it');
   });
 
+  it('an entry gw cannot write: the payment is made, and a warning says the journal missed it', async () => {
+    const home = freshDir();
+    mkdirSync(journalIn(home), { recursive: true }); // a folder where the file should be
+    const r = await runGw(['pay', '25', 'USDT', '--sandbox', '--no-qr', '--order-id', 'o-2'], {
+      env: { HOME: home, XDG_STATE_HOME: path.join(home, 'state') },
+      home,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(
+      /gw: warning: the sandbox journal \S+ could not record payment sbx\w+ \(EISDIR\): a later --sandbox run will not find it by order id\n/,
+    );
+  });
+
   it('a line that is not an entry: exit 78 when the history reads it', async () => {
     const home = freshDir();
     const env = { HOME: home, XDG_STATE_HOME: path.join(home, 'state') };
