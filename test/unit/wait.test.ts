@@ -53,13 +53,20 @@ describe('polling', () => {
     expect(calls).toEqual([1000]);
   });
 
-  it.each(['Paid', 'paid', 'Underpaid', 'Expired', 'Failed', 'Refunded', 'Manual_accept', 'refunding'])('%s is final', async (status) => {
+  it.each(['Paid', 'paid', 'Underpaid', 'Expired', 'Failed', 'Refunded', 'Manual_accept'])('%s is final', async (status) => {
     const { ending, calls } = await run([info(status)]);
     expect(ending.kind).toBe('final');
     expect(calls).toHaveLength(1);
   });
 
-  it.each(['New', 'Waiting', 'Confirming', 'Paying', 'Sleeping'])('%s is not', async (status) => {
+  it('an expired payment with a transaction (late) is final', async () => {
+    const { ending, calls } = await run([info('Expired', { txID: 'ab12' })]);
+    expect(ending).toMatchObject({ kind: 'final', info: { status: 'late' } });
+    expect(calls).toHaveLength(1);
+  });
+
+  // A refund under way is not the end: the wait follows it to refunded.
+  it.each(['New', 'Waiting', 'Confirming', 'Paying', 'Sleeping', 'refunding', 'Refunding'])('%s is not', async (status) => {
     const { ending, calls } = await run([info(status), info('Paid')]);
     expect(ending.kind).toBe('final');
     expect(calls).toHaveLength(2);
@@ -221,6 +228,7 @@ describe('exit codes', () => {
     ['Expired', ExitCode.EXPIRED],
     ['Failed', ExitCode.FAILED],
     ['Refunded', ExitCode.FAILED],
+    ['Refunding', ExitCode.FAILED],
     ['Waiting', ExitCode.STILL_OPEN],
     ['Confirming', ExitCode.STILL_OPEN],
     ['Whatever', ExitCode.STILL_OPEN],
@@ -230,8 +238,14 @@ describe('exit codes', () => {
     expect(stateFailure(i, false, false)?.exitCode ?? 0).toBe(code);
   });
 
+  it('a payment expired with a transaction named (late): exit 13', () => {
+    const i = info('Expired', { txID: 'ab12' });
+    expect(stateExitCode(i.status)).toBe(ExitCode.LATE);
+    expect(stateFailure(i, false, false)?.exitCode).toBe(13);
+  });
+
   it('the codes are distinct and documented values', () => {
-    expect([ExitCode.STILL_OPEN, ExitCode.UNDERPAID, ExitCode.EXPIRED, ExitCode.FAILED, ExitCode.WAIT_ENDED]).toEqual([8, 10, 11, 12, 124]);
+    expect([ExitCode.STILL_OPEN, ExitCode.UNDERPAID, ExitCode.EXPIRED, ExitCode.FAILED, ExitCode.LATE, ExitCode.WAIT_ENDED]).toEqual([8, 10, 11, 12, 13, 124]);
   });
 
   it('each ending of a wait', () => {
@@ -239,7 +253,8 @@ describe('exit codes', () => {
     expect(endingFailure({ kind: 'final', info: info('Paid') }, id, false)).toBeUndefined();
     expect(endingFailure({ kind: 'final', info: info('Underpaid', { receivedAmount: '22.5' }) }, id, false)).toMatchObject({
       exitCode: 10,
-      message: 'payment 184729305 is UNDERPAID: 22.5 of 25 USDT received',
+      message: 'payment 184729305 is UNDERPAID: 22.5 USDT received, 2.5 USDT short of 25 USDT',
+      hint: 'do not hand over the goods for the full amount: ask the payer for the 2.5 USDT missing, accept it as it is, or refund it',
     });
     expect(endingFailure({ kind: 'final', info: info('Expired') }, id, false)?.exitCode).toBe(11);
     expect(endingFailure({ kind: 'final', info: info('Failed') }, id, false)?.exitCode).toBe(12);
