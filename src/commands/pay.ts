@@ -20,7 +20,7 @@ import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
 import { generateOrderId } from '../cmdutil/order-id.js';
 import { parseDuration } from '../cmdutil/time-args.js';
-import { endingFailure, receivedAmount, type WaitEnding } from '../cmdutil/wait.js';
+import { arrivedWords, endingFailure, receivedAmount, type WaitEnding } from '../cmdutil/wait.js';
 import { coinKey, type Expected } from '../domain/arrival.js';
 import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
@@ -331,6 +331,16 @@ export async function findExisting(gateway: GatewayClient, request: PaymentReque
     return p.status === 'confirming' || expiry === undefined || expiry.getTime() > now;
   };
   const paid = mine.find((p) => p.status === 'paid');
+  // Funds arrived for an expired payment of the order (late, src/domain/arrival.ts): another payment could bill the customer twice.
+  const late = paid === undefined ? mine.find((p) => p.status === 'late') : undefined;
+  if (late !== undefined) {
+    const id = late.trackId.line(100);
+    throw new GwError(
+      ExitCode.LATE,
+      `order "${orderId}" already received funds on payment ${id} after it expired (${arrivedWords(late.arrival, 'arrived') ?? 'a transaction was reported'}): no new payment was created`,
+      { trackId: late.trackId.raw(), hint: `decide about those funds first (gw status ${id}): accept them, or refund them in the merchant panel` },
+    );
+  }
   const open = mine.filter(stillOpen).sort((a, b) => createdAt(b) - createdAt(a))[0];
   const existing: Existing | undefined = paid !== undefined ? { kind: 'paid', info: paid } : open !== undefined ? { kind: 'open', info: open } : undefined;
   if (existing === undefined) return undefined;

@@ -105,3 +105,33 @@ describe('gw pay --wait: underpaid', () => {
     expect(JSON.parse(t.stdout())).toMatchObject({ status: 'underpaid', received: { USDT: '20.1' }, expected: { USDT: '25.1' }, difference: { USDT: '5' } });
   });
 });
+
+describe('gw pay --reuse-if-exists: an order whose expired payment received funds', () => {
+  it('creates nothing: exit 13, names the payment and what arrived, never bills the order again', async () => {
+    const t = IOStreams.test({});
+    const late = v1InfoOf({ status: 'expired', amount: '25', currency: 'USDT', order_id: 'ORD-7', track_id: '444', date: S - 7200, expired_at: S - 3600 }, [
+      v1Tx('9f2c', '25', 'USDT'),
+    ]);
+    const gateway = new FakeGateway({ payment: tronPayment(T0), page: () => ({ payments: [late], page: 1, pages: 1, total: 1 }) });
+    const opts: PayOptions = {
+      io: t.io,
+      gateway: async () => gateway,
+      clock: new ManualClock(T0),
+      request: buildPaymentRequest('25', 'USDT', { orderId: 'ORD-7' }),
+      qr: 'never',
+      qrOut: undefined,
+      reuseIfExists: true,
+    };
+    const error = await payRun(opts).then(
+      () => undefined,
+      (e: unknown) => e as GwError,
+    );
+    expect(gateway.calls.map((c) => c.method)).not.toContain('createPayment');
+    expect(error).toMatchObject({
+      exitCode: 13,
+      trackId: '444',
+      message: 'order "ORD-7" already received funds on payment 444 after it expired (25 USDT arrived): no new payment was created',
+      hint: 'decide about those funds first (gw status 444): accept them, or refund them in the merchant panel',
+    });
+  });
+});
