@@ -209,6 +209,7 @@ describe('the end of a payment', () => {
     ['paid', 'PAID', /25 USDT received/],
     ['underpaid', 'UNDERPAID', /Only 22\.5 of 25 USDT was received/],
     ['expired', 'EXPIRED', /can no longer be paid/],
+    ['late', 'LATE', /arrived after the payment expired/],
     ['failed', 'FAILED', /failed/],
     ['not-paid', 'NOT PAID', /Treat it as unpaid/],
   ] as const)('%s: block letters that fit 80×24, and what to do', (outcome, word, headline) => {
