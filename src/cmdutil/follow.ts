@@ -63,7 +63,9 @@ export function statusLine(progress: WaitProgress, spinner: string, compact = fa
   let label = info === undefined ? 'Checking the payment' : LABELS[info.status];
   if (info?.status === 'unknown' && info.gatewayStatus !== null) label = `Waiting (gateway says "${info.gatewayStatus.line(30)}")`;
   parts.push(`${spinner} ${label}`.trim());
-  if (!compact && progress.expiresAt !== undefined && info?.status !== 'confirming') parts.push(timeLeftWords(new Date(progress.expiresAt), progress.now));
+  // The time left matters only while nothing has arrived (not while confirming, nor for a refund under way).
+  if (!compact && progress.expiresAt !== undefined && info?.status !== 'confirming' && info?.status !== 'refunding')
+    parts.push(timeLeftWords(new Date(progress.expiresAt), progress.now));
   if (progress.problem !== undefined) parts.push(`retrying: ${progress.problem}`);
   else if (!compact && progress.checkedAt !== undefined)
     parts.push(progress.now - progress.checkedAt < 1000 ? 'checked just now' : `checked ${agoWords(progress.now - progress.checkedAt)}`);
