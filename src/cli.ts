@@ -32,7 +32,8 @@ const SUBCOMMANDS: Record<string, () => Promise<NewCmd>> = {
 export const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 refused, 64 usage, 65 data rejected, 69 unavailable, 70 internal,
 73 cannot write file, 74 output lost, 75 temporary, 76 bad response, 77 key refused,
 78 configuration, 130 interrupted, 143 terminated. A payment's state (gw status, --wait):
-0 paid, 8 still open, 10 underpaid, 11 expired, 12 failed or refunded, 124 gave up waiting.`;
+0 paid, 8 still open, 10 underpaid, 11 expired (nothing arrived), 12 failed, refunding or refunded,
+13 late (funds arrived for an expired payment), 124 gave up waiting.`;
 
 /**
  * The root command wired to `f`, with every subcommand; or, given the command line, with only the
