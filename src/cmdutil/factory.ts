@@ -210,6 +210,11 @@ class DefaultFactory implements Factory {
         journal: sandboxJournalPath(this.#options.env, this.#options.home),
         // What the journal did that the user should know (older payments removed, one not recorded).
         journalNotice: (line) => this.io.warn(line),
+        // Its notifications go out as every request of gw does: proxies from the environment, --verbose lines.
+        notifications: {
+          proxyEnv: this.#options.env,
+          ...(globals.verbose === true && { httpLog: (line: string) => this.io.err(`${line}\n`) }),
+        },
       });
       this.#sandbox = sandbox;
       this.onClose(() => sandbox.close());

@@ -11,6 +11,7 @@ import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { ConfigError, ExitCode, GwError, UsageError } from '../errors.js';
 import type { KeySetting } from '../gateway/gateway.js';
+import type { ProxyEnv } from '../gateway/proxy.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
 import { Untrusted } from '../output/untrusted.js';
@@ -34,6 +35,10 @@ export interface ListenOptions {
   port: number;
   path: string;
   forward?: { url: URL; unverified: boolean; timeoutMs: number };
+  /** The environment the proxy for --forward-to is read from, as for every request of gw (curl's rules). */
+  proxyEnv?: ProxyEnv;
+  /** --verbose: one line per request relayed. */
+  log?: (line: string) => void;
   /** Largest body taken (tests make it small). */
   bodyLimit?: number;
   /** Time and connection limits (tests make them small). */
@@ -70,6 +75,8 @@ export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<
         signal: f.signal,
         releaseDeadline: () => f.releaseDeadline(),
         keys: () => configuredKeys(f),
+        proxyEnv: f.env,
+        ...(f.globals.verbose === true && { log: (line: string) => f.io.err(`${line}\n`) }),
         host: parseHost(flags.host),
         port: parsePort(flags.port),
         path: parsePath(flags.path),
@@ -171,6 +178,17 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
   // The keys never appear in output: IOStreams scrubs every key it knows.
   for (const key of [configured.merchant, configured.payout]) if (key !== undefined && !io.secrets.includes(key.value)) io.secrets.push(key.value);
 
+  // --forward-to goes through the proxy every request of gw would take to that URL (curl's rules);
+  // a proxy variable gw cannot use is exit 78 now, not a failure with each notification.
+  let forward: ListenerOptions['forward'];
+  if (opts.forward !== undefined) {
+    const { proxyFor } = await import('../gateway/proxy.js');
+    const proxy = proxyFor(opts.forward.url, opts.proxyEnv ?? {});
+    forward = { ...opts.forward, ...(proxy && { proxy }), ...(opts.log && { log: opts.log }), secrets: io.secrets };
+  }
+  /** Hints already printed (once each). */
+  const hinted = new Set<string>();
+
   const stats = { received: 0, verified: 0, notRecorded: 0 };
   const format = receiptFormatter(io);
   // The output is gone (the reader of stdout went away, the disk is full): every notification from
@@ -225,7 +243,7 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     path: opts.path,
     keys,
     now: () => opts.clock.now(),
-    ...(opts.forward !== undefined && { forward: opts.forward }),
+    ...(forward !== undefined && { forward }),
     ...(opts.bodyLimit !== undefined && { bodyLimit: opts.bodyLimit }),
     ...(opts.limits !== undefined && { limits: opts.limits }),
     onReceipt: (receipt) => {
@@ -236,6 +254,12 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
         io.warn(
           `${about(receipt)} not acknowledged (HTTP ${receipt.httpStatus}): ${receipt.reason ?? 'the application did not take it'}; the gateway will send it again`,
         );
+        // What to do about it (a certificate this computer does not trust…), once per run.
+        const hint = receipt.forward?.result?.ok === false ? receipt.forward.result.hint : undefined;
+        if (hint !== undefined && !hinted.has(hint)) {
+          hinted.add(hint);
+          io.err(`hint: ${hint}\n`);
+        }
       }
       return record(format(receipt), receipt.httpStatus === 200);
     },

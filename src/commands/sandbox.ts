@@ -47,6 +47,8 @@ export interface SandboxControlOptions {
   /** The running sandbox's base URL and the merchant key it takes. */
   target: () => Promise<{ url: URL; merchantKey: string }>;
   action: { kind: 'trigger'; trackId: string; state: SandboxStatus } | { kind: 'resend'; trackId: string };
+  /** --verbose: one line for the request. */
+  log?: (line: string) => void;
 }
 
 export function newCmdSandbox(
@@ -84,7 +86,14 @@ export function newCmdSandbox(
           ...(flags.merchantKey !== undefined && { merchantKey: flags.merchantKey }),
           ...(flags.payoutKey !== undefined && { payoutKey: flags.payoutKey }),
           ...(flags.generalKey !== undefined && { generalKey: flags.generalKey }),
-          notifications: { retryDelaysMs, timeoutMs, deliverAnywhere: flags.deliverAnywhere === true },
+          notifications: {
+            retryDelaysMs,
+            timeoutMs,
+            deliverAnywhere: flags.deliverAnywhere === true,
+            // Deliveries go out as every request of gw does: proxies from the environment, --verbose lines.
+            proxyEnv: f.env,
+            ...(f.globals.verbose === true && { httpLog: (line: string) => f.io.err(`${line}\n`) }),
+          },
         },
       });
     });
@@ -110,6 +119,7 @@ export function newCmdSandbox(
         signal: f.signal,
         target: () => controlTarget(f, target),
         action: { kind: 'trigger', trackId: parseTrackId(trackId), state },
+        ...controlTransport(f),
       });
     });
   withHelp(trigger, {
@@ -122,7 +132,13 @@ export function newCmdSandbox(
     .option(url, urlHelp)
     .action((trackId: string, flags: { url?: string }) => {
       const target = flags.url === undefined ? undefined : loopbackUrl(flags.url);
-      return controlF({ io: f.io, signal: f.signal, target: () => controlTarget(f, target), action: { kind: 'resend', trackId: parseTrackId(trackId) } });
+      return controlF({
+        io: f.io,
+        signal: f.signal,
+        target: () => controlTarget(f, target),
+        action: { kind: 'resend', trackId: parseTrackId(trackId) },
+        ...controlTransport(f),
+      });
     });
   withHelp(resend, {
     examples: ['gw sandbox resend sbx4k2m9q1z7a'],
@@ -170,6 +186,11 @@ function isLoopbackHost(url: URL): boolean {
 }
 
 /** Where the running sandbox is: --url, else the configured base URL if it is on this machine. */
+/** --verbose for a control request. */
+function controlTransport(f: Factory): Pick<SandboxControlOptions, 'log'> {
+  return f.globals.verbose === true ? { log: (line: string) => f.io.err(`${line}\n`) } : {};
+}
+
 async function controlTarget(f: Factory, urlFlag: URL | undefined): Promise<{ url: URL; merchantKey: string }> {
   const config = await f.config();
   let url: URL;
@@ -288,7 +309,7 @@ export async function sandboxControlRun(opts: SandboxControlOptions): Promise<vo
   // The request carries the merchant key: never to another machine, whoever chose the URL.
   if (!isLoopbackHost(target.url)) loopbackUrl(target.url.href);
   const [{ postBytes }, { parseLossless, isJsonObject, isJsonNumber }, { outputObject }] = await Promise.all([
-    import('../notifications/http.js'),
+    import('../gateway/post.js'),
     import('../gateway/json.js'),
     import('../gateway/read.js'),
   ]);
@@ -296,11 +317,19 @@ export async function sandboxControlRun(opts: SandboxControlOptions): Promise<vo
   const path = action.kind === 'trigger' ? `/_sandbox/payments/${id}/state` : `/_sandbox/payments/${id}/resend`;
   const url = new URL(path, target.url);
   const body = action.kind === 'trigger' ? JSON.stringify({ state: action.state }) : '{}';
+  // gw's one HTTP stack, never through a proxy: the request carries the merchant key and goes only
+  // to this machine (as it always did).
   const result = await postBytes(
     url,
     body,
     { 'content-type': 'application/json', merchant_api_key: target.merchantKey },
-    { timeoutMs: 30_000, signal: opts.signal, agent: false },
+    {
+      timeoutMs: 30_000,
+      signal: opts.signal,
+      ...(opts.log && { log: opts.log }),
+      secrets: [target.merchantKey],
+      peer: { who: 'the sandbox', url: '--url' },
+    },
   );
   if (!result.ok) {
     if (result.kind === 'aborted' && opts.signal.aborted) throw opts.signal.reason;

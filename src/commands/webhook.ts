@@ -19,6 +19,7 @@ import { ConfigError, ExitCode, GwError, UsageError } from '../errors.js';
 import { MAX_ATTEMPTS, whyNotAcknowledged } from '../notifications/acknowledge.js';
 import type { NotificationPayment } from '../notifications/payload.js';
 import { NOTIFICATION_TYPES, V1_TYPES, defaultType, type NotificationStyle, type NotificationType } from '../notifications/types.js';
+import type { ProxyEnv } from '../gateway/proxy.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { Untrusted } from '../output/untrusted.js';
 import { abortable } from '../util/abortable.js';
@@ -58,6 +59,10 @@ export interface WebhookSendOptions {
   currency: string;
   /** Longest wait for the answer (the command's deadline applies too). */
   timeoutMs: number;
+  /** The environment the proxy is read from, as for every request of gw (curl's rules, NO_PROXY). */
+  proxyEnv?: ProxyEnv;
+  /** --verbose: one line for the request (method, URL, status, time, size). */
+  log?: (line: string) => void;
 }
 
 interface VerifyFlags {
@@ -163,6 +168,8 @@ export function newCmdWebhook(
       amount: parseAmount(flags.amount, '--amount'),
       currency,
       timeoutMs: 30_000,
+      proxyEnv: f.env,
+      ...(f.globals.verbose === true && { log: (line: string) => f.io.err(`${line}\n`) }),
     });
   };
   withHelp(send, {
@@ -392,10 +399,11 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
   const { io } = opts;
   const kind = opts.type === 'payout' ? 'payout' : 'merchant';
-  const [{ buildNotification, fakeTxId, statusText }, { signBody, SIGNATURE_HEADER_NAME }, { postBytes }] = await Promise.all([
+  const [{ buildNotification, fakeTxId, statusText }, { signBody, SIGNATURE_HEADER_NAME }, { postBytes }, { proxyFor }] = await Promise.all([
     import('../notifications/payload.js'),
     import('../notifications/signature.js'),
-    import('../notifications/http.js'),
+    import('../gateway/post.js'),
+    import('../gateway/proxy.js'),
   ]);
   const nowS = Math.floor(opts.clock.now() / 1000);
   const trackId = opts.trackId ?? String(100_000_000 + (nowS % 900_000_000));
@@ -408,6 +416,13 @@ export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
   };
 
   const configured = await opts.keys().catch((error: unknown) => fail(error));
+  // The proxy every request of gw to this URL would take; one gw cannot use is exit 78, nothing sent.
+  let proxy: ReturnType<typeof proxyFor>;
+  try {
+    proxy = proxyFor(opts.url, opts.proxyEnv ?? {});
+  } catch (error) {
+    return fail(error);
+  }
   const key = configured[kind];
   if (key === undefined) {
     fail(
@@ -446,7 +461,13 @@ export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
     opts.url,
     notification.body,
     { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: hmac, 'user-agent': 'gw-webhook-send' },
-    { timeoutMs: opts.timeoutMs, signal: opts.signal, agent: false },
+    {
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
+      ...(proxy && { proxy }),
+      ...(opts.log && { log: opts.log }),
+      secrets: [...opts.io.secrets, key.value],
+    },
   );
   if (!result.ok && result.kind === 'aborted' && opts.signal.aborted) fail(opts.signal.reason, sent);
   const problem = result.ok ? whyNotAcknowledged(result.status, result.body) : undefined;
@@ -471,7 +492,11 @@ export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
   }
   if (!result.ok) {
     const code = result.kind === 'timeout' ? ExitCode.TEMPFAIL : ExitCode.UNAVAILABLE;
-    throw new GwError(code, `the notification was not delivered to ${opts.url.href}: ${result.message}`);
+    throw new GwError(
+      code,
+      `the notification was not delivered to ${opts.url.href}: ${result.message}`,
+      result.hint === undefined ? {} : { hint: result.hint },
+    );
   }
   if (problem !== undefined) {
     throw new GwError(NOT_VERIFIED, `the receiver did not acknowledge the notification: ${problem}`, {

@@ -16,6 +16,8 @@ export interface RawResponse {
   body: string;
   /** The Retry-After header, when the answer had one ("try again in 30 s"). */
   retryAfter?: string | string[];
+  /** Only the answer's first bytes were kept (TransportOptions.answerLimit). */
+  truncated?: boolean;
 }
 
 /** The hint for an answer that looks like another API's: the base URL, or the `api` setting, is wrong. */

@@ -81,26 +81,37 @@ export function certificateDate(text: string | undefined): string | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString().slice(0, 10);
 }
 
+/** Who is at the other end, in messages: the gateway (its base URL), or a notification receiver (its URL). */
+export interface TlsPeer {
+  /** "the gateway", "the receiver". */
+  who: string;
+  /** "the base URL", "the URL". */
+  url: string;
+}
+
+export const GATEWAY_PEER: TlsPeer = { who: 'the gateway', url: 'the base URL' };
+
 /**
- * A failed TLS handshake with the gateway at `host` (host[:port] of the base URL; `hostname`
- * without the port), described for the user.
+ * A failed TLS handshake with the gateway (or another `peer`) at `host` (host[:port] of its URL;
+ * `hostname` without the port), described for the user.
  */
-export function describeTlsFailure(code: string, host: string, hostname: string, cert?: PeerCertificateInfo): TlsFailure {
-  const trustHint = `if the gateway (or a proxy that inspects TLS) uses your company's own certificate authority, set ${EXTRA_CA_HINT} to that authority's certificate file (PEM); otherwise check the host in the base URL (${hostname})`;
+export function describeTlsFailure(code: string, host: string, hostname: string, cert?: PeerCertificateInfo, peer: TlsPeer = GATEWAY_PEER): TlsFailure {
+  const { who, url } = peer;
+  const trustHint = `if ${who} (or a proxy that inspects TLS) uses your company's own certificate authority, set ${EXTRA_CA_HINT} to that authority's certificate file (PEM); otherwise check the host in ${url} (${hostname})`;
   if (WRONG_HOST.has(code)) {
     const issued = cert && cert.names.length > 0 ? `: it was issued for ${listNames(cert.names)}` : ' (it was issued for another host)';
     return {
-      message: `the gateway's TLS certificate is not valid for ${hostname}${issued}`,
-      hint: `check the host in the base URL (${hostname}): it must be a name the certificate covers`,
+      message: `${who}'s TLS certificate is not valid for ${hostname}${issued}`,
+      hint: `check the host in ${url} (${hostname}): it must be a name the certificate covers`,
       final: true,
     };
   }
   if (SELF_SIGNED.has(code)) {
-    return { message: `the gateway at ${host} presents a self-signed TLS certificate, which is not trusted`, hint: trustHint, final: true };
+    return { message: `${who} at ${host} presents a self-signed TLS certificate, which is not trusted`, hint: trustHint, final: true };
   }
   if (UNKNOWN_CA.has(code)) {
     return {
-      message: `the gateway's TLS certificate (at ${host}) is issued by a certificate authority this computer does not trust`,
+      message: `${who}'s TLS certificate (at ${host}) is issued by a certificate authority this computer does not trust`,
       hint: trustHint,
       final: true,
     };
@@ -108,35 +119,35 @@ export function describeTlsFailure(code: string, host: string, hostname: string,
   if (code === 'CERT_HAS_EXPIRED') {
     const when = cert?.validTo ? ` on ${cert.validTo}` : '';
     return {
-      message: `the gateway's TLS certificate (at ${host}) expired${when}`,
-      hint: "the gateway's operator must renew it; if the date looks wrong, check this computer's clock",
+      message: `${who}'s TLS certificate (at ${host}) expired${when}`,
+      hint: `${who}'s operator must renew it; if the date looks wrong, check this computer's clock`,
       final: true,
     };
   }
   if (code === 'CERT_NOT_YET_VALID') {
     const when = cert?.validFrom ? ` until ${cert.validFrom}` : ' yet';
-    return { message: `the gateway's TLS certificate (at ${host}) is not valid${when}`, hint: "check this computer's clock", final: true };
+    return { message: `${who}'s TLS certificate (at ${host}) is not valid${when}`, hint: "check this computer's clock", final: true };
   }
   if (TLS_VERIFY_CODES.has(code)) {
-    return { message: `the gateway's TLS certificate (at ${host}) could not be verified (${code})`, hint: trustHint, final: true };
+    return { message: `${who}'s TLS certificate (at ${host}) could not be verified (${code})`, hint: trustHint, final: true };
   }
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' || code === 'ERR_SSL_HTTP_REQUEST') {
     return {
-      message: `the TLS handshake with the gateway at ${host} failed: it does not answer in TLS on that port`,
-      hint: 'check the base URL: https:// and the port (is it a plain http:// server?)',
+      message: `the TLS handshake with ${who} at ${host} failed: it does not answer in TLS on that port`,
+      hint: `check ${url}: https:// and the port (is it a plain http:// server?)`,
       final: true,
     };
   }
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) {
     return {
-      message: `the TLS handshake with the gateway at ${host} failed (${code})`,
-      hint: 'check the base URL, and that the gateway supports TLS 1.2 or later',
+      message: `the TLS handshake with ${who} at ${host} failed (${code})`,
+      hint: `check ${url}, and that ${who} supports TLS 1.2 or later`,
       final: true,
     };
   }
   return {
-    message: `the connection to the gateway at ${host} broke during the TLS handshake${code ? ` (${code})` : ''}`,
-    hint: 'check the base URL and your network',
+    message: `the connection to ${who} at ${host} broke during the TLS handshake${code ? ` (${code})` : ''}`,
+    hint: `check ${url} and your network`,
     final: false,
   };
 }

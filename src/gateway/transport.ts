@@ -87,6 +87,13 @@ export interface TransportOptions {
   /** Strings that must never appear in a log line (the keys). */
   secrets?: readonly string[];
   maxResponseBytes?: number;
+  /**
+   * Keep at most this many bytes of an answer and read the rest without keeping it, up to
+   * maxResponseBytes, where reading stops: such an answer is `truncated`, never refused (a
+   * notification receiver's answer, where only its first bytes matter). Default: refuse answers
+   * larger than maxResponseBytes.
+   */
+  answerLimit?: number;
   retry?: RetryPolicy;
   userAgent?: string;
   /** Told about each connection and each answer (gw doctor); it never changes what the transport does. */
@@ -135,6 +142,8 @@ export interface TransportRequest {
   headers?: Record<string, string>;
   form?: Record<string, string>;
   json?: string;
+  /** A body sent as it is, its content type in `headers` (a notification's exact bytes). */
+  body?: Uint8Array | string;
   /** Safe to send again after it may have reached the gateway (read-only operations). */
   idempotent: boolean;
 }
@@ -390,8 +399,10 @@ export class Transport {
       'user-agent': this.options.userAgent ?? 'gw',
       ...req.headers,
     };
-    let body: string | undefined;
-    if (req.form !== undefined) {
+    let body: Uint8Array | string | undefined;
+    if (req.body !== undefined) {
+      body = req.body;
+    } else if (req.form !== undefined) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(req.form).toString();
     } else if (req.json !== undefined) {
@@ -428,8 +439,9 @@ export class Transport {
         throw this.aborted(attempt.progress, scope);
       }
       this.log(`gw: ${target} → ${failureCode(error)} after ${Date.now() - started} ms`);
-      if (isConnectFailure(error)) throw connectFailureError(error, this.ctx);
-      throw requestFailureError(error, this.ctx, this.forward);
+      // The original error stays the cause: what a notification's delivery reports is read from it.
+      if (isConnectFailure(error)) throw withCause(connectFailureError(error, this.ctx), error);
+      throw withCause(requestFailureError(error, this.ctx, this.forward), error);
     } finally {
       if (this.current?.attempt === attempt) this.current = undefined;
     }
@@ -447,24 +459,31 @@ export class Transport {
     }
     const contentType = typeof resHeaders['content-type'] === 'string' ? resHeaders['content-type'] : undefined;
     const declared = Number(resHeaders['content-length']);
-    if (Number.isFinite(declared) && declared > this.maxBytes) {
+    const keep = this.options.answerLimit;
+    if (keep === undefined && Number.isFinite(declared) && declared > this.maxBytes) {
       stream.destroy();
       this.discardClient();
       this.log(`gw: ${target} → ${statusCode}, refused: ${declared} bytes declared`);
       throw this.tooLarge();
     }
-    const read = { size: 0 };
+    const read: { size: number; kept?: Buffer[] } = { size: 0 };
     let chunks: Buffer[];
+    let truncated = false;
     // undici ends the body on abort too; this makes sure the reading below cannot outlive the deadline.
     const onAbort = (): void => void stream.destroy(new Error('aborted'));
     scope.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const body = await readBody(stream, this.maxBytes, read);
-      if (body === 'too-large') {
-        this.log(`gw: ${target} → ${statusCode}, refused after ${read.size} bytes`);
-        throw this.tooLarge();
+      const body = await readBody(stream, this.maxBytes, read, keep);
+      if (body === 'too-large' || body.truncated) {
+        if (keep === undefined) {
+          this.log(`gw: ${target} → ${statusCode}, refused after ${read.size} bytes`);
+          throw this.tooLarge();
+        }
+        truncated = true;
+        // Reading stopped before the end: the connection cannot carry another request.
+        if (body === 'too-large') this.discardClient();
       }
-      chunks = body;
+      chunks = body === 'too-large' ? (read.kept ?? []) : body.chunks;
     } catch (error) {
       this.discardClient();
       if (error instanceof GwError) throw error;
@@ -473,17 +492,20 @@ export class Transport {
         throw this.aborted('connected', scope);
       }
       if (isUndiciTimeout(error)) throw this.aborted('connected', scope);
-      const failure = requestFailureError(error, this.ctx, this.forward);
+      const failure = withCause(requestFailureError(error, this.ctx, this.forward), error);
       if (failure.exitCode === ExitCode.PROTOCOL) {
         this.log(`gw: ${target} → ${statusCode}, ${failureCode(error)} after ${read.size} bytes`);
         throw failure;
       }
       this.log(`gw: ${target} → ${statusCode}, body cut off after ${read.size} bytes`);
-      throw new TransportError(ExitCode.PROTOCOL, `the gateway's answer was cut off after ${read.size} bytes (HTTP ${statusCode})`, 'maybe-sent');
+      throw withCause(
+        new TransportError(ExitCode.PROTOCOL, `the gateway's answer was cut off after ${read.size} bytes (HTTP ${statusCode})`, 'maybe-sent'),
+        Object.assign(new Error('cut off'), { code: 'GW_BODY_CUT_OFF' }),
+      );
     } finally {
       scope.signal.removeEventListener('abort', onAbort);
     }
-    this.log(`gw: ${target} → ${statusCode} (${Date.now() - started} ms, ${read.size} bytes)`);
+    this.log(`gw: ${target} → ${statusCode} (${Date.now() - started} ms, ${read.size} bytes${truncated ? ', cut' : ''})`);
     const result: HttpAnswer = {
       status: statusCode,
       contentType,
@@ -492,6 +514,7 @@ export class Transport {
     };
     const retryAfter = resHeaders['retry-after'];
     if (retryAfter !== undefined) result.retryAfter = retryAfter;
+    if (truncated) result.truncated = true;
     return result;
   }
 
@@ -500,14 +523,29 @@ export class Transport {
   }
 }
 
+/** A TransportError with the error it was made from as its cause. */
+function withCause<E extends Error>(failure: E, cause: unknown): E {
+  failure.cause = cause;
+  return failure;
+}
+
 /**
  * An answer's body, read through events (less to set up than an async iterator, for the one answer
- * most commands read); 'too-large' as soon as it passes maxBytes, with the stream destroyed. Fails
- * with the stream's error, or ERR_STREAM_PREMATURE_CLOSE if it closes before its end.
+ * most commands read); 'too-large' as soon as it passes maxBytes, with the stream destroyed (what
+ * was kept then is in `read.kept`). With `keep`, only that many bytes are kept and the rest read
+ * and dropped (`truncated`). Fails with the stream's error, or ERR_STREAM_PREMATURE_CLOSE if it
+ * closes before its end.
  */
-function readBody(stream: Readable, maxBytes: number, read: { size: number }): Promise<Buffer[] | 'too-large'> {
+function readBody(
+  stream: Readable,
+  maxBytes: number,
+  read: { size: number; kept?: Buffer[] },
+  keep = Number.POSITIVE_INFINITY,
+): Promise<{ chunks: Buffer[]; truncated: boolean } | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    read.kept = chunks;
+    let kept = 0;
     let settled = false;
     const settle = (outcome: () => void): void => {
       if (settled) return;
@@ -522,9 +560,12 @@ function readBody(stream: Readable, maxBytes: number, read: { size: number }): P
         stream.destroy();
         return;
       }
-      chunks.push(chunk);
+      if (kept >= keep) return;
+      const piece = kept + chunk.length > keep ? chunk.subarray(0, keep - kept) : chunk;
+      chunks.push(piece);
+      kept += piece.length;
     });
-    stream.once('end', () => settle(() => resolve(chunks)));
+    stream.once('end', () => settle(() => resolve({ chunks, truncated: read.size > kept })));
     stream.once('error', (error) => settle(() => reject(error)));
     stream.once('close', () => settle(() => reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))));
   });

@@ -14,12 +14,12 @@
 // fails), one lossless JSON parse.
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { Agent as HttpAgent, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { ProxyConfig } from '../gateway/proxy.js';
 import { readRequestBody } from '../util/request-body.js';
 import { readNotification, type NotificationSummary } from './decode.js';
-import { postBytes, type PostResult } from './http.js';
+import type { PostResult } from '../gateway/post.js';
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_NAME, verifyNotification, type KeyKind, type NotificationKeys, type RefusalCode } from './signature.js';
 
 /** Largest notification body read: real ones are a few KB (a v1 body with its transactions). */
@@ -104,6 +104,12 @@ export interface ForwardOptions {
   /** Relay refused notifications too, marked with X-Gw-Unverified. */
   unverified: boolean;
   timeoutMs: number;
+  /** The proxy to relay through (chosen for `url` as for every request of gw); none: directly. */
+  proxy?: ProxyConfig;
+  /** --verbose: one line per relayed request. */
+  log?: (line: string) => void;
+  /** Never in a log line (the keys). */
+  secrets?: readonly string[];
 }
 
 export interface ListenerOptions {
@@ -146,12 +152,6 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   setMaxListeners(0, stop.signal);
   const relayId = randomBytes(9).toString('base64url');
   const forward = options.forward;
-  const agent =
-    forward === undefined
-      ? undefined
-      : forward.url.protocol === 'https:'
-        ? new HttpsAgent({ keepAlive: true, maxSockets: 64 })
-        : new HttpAgent({ keepAlive: true, maxSockets: 64 });
 
   const server = createServer(
     {
@@ -267,7 +267,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       if (userAgent !== undefined) headers['user-agent'] = userAgent;
       if (!receipt.verified) headers[UNVERIFIED_HEADER] = receipt.code;
       headers[RELAY_HEADER] = relayId;
-      const result = await relay(forward, body, headers, stop.signal, agent);
+      const result = await relay(forward, body, headers, stop.signal);
       receipt.forward = { sent: true, unverified: !receipt.verified, result };
       if (receipt.verified) {
         // The gateway hears `ok` only when the application took it, so its retries still work.
@@ -323,7 +323,6 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       timer.unref();
       server.close(() => {
         clearTimeout(timer);
-        agent?.destroy();
         resolve();
       });
       server.closeIdleConnections();
@@ -351,17 +350,15 @@ function answer(res: ServerResponse, status: number, text: string, close: boolea
   res.end(body);
 }
 
-async function relay(
-  forward: ForwardOptions,
-  body: Buffer,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-  agent: HttpAgent | HttpsAgent | undefined,
-): Promise<PostResult> {
-  try {
-    return await postBytes(forward.url, body, headers, { timeoutMs: forward.timeoutMs, signal, ...(agent !== undefined && { agent }) });
-  } catch {
-    // A header value Node refuses (it cannot come from here: values are checked) or a bad agent.
-    return { ok: false, kind: 'failed', message: 'the request could not be made', ms: 0 };
-  }
+/** One POST to the application, through gw's one HTTP stack (src/gateway/post.ts): tried once. */
+async function relay(forward: ForwardOptions, body: Buffer, headers: Record<string, string>, signal: AbortSignal): Promise<PostResult> {
+  // Loaded with the first notification to relay: a receiver that relays nothing never loads undici.
+  const { postBytes } = await import('../gateway/post.js');
+  return postBytes(forward.url, body, headers, {
+    timeoutMs: forward.timeoutMs,
+    signal,
+    ...(forward.proxy && { proxy: forward.proxy }),
+    ...(forward.log && { log: forward.log }),
+    ...(forward.secrets && { secrets: forward.secrets }),
+  });
 }

@@ -12,9 +12,14 @@
 // tries; the sandbox waits as many seconds (1 s, 3 s, 30 s, 180 s), configurable.
 //
 // Only loopback receivers (127.0.0.0/8, ::1, localhost) are delivered to unless `deliverAnywhere`.
+//
+// Each attempt is one POST through gw's one HTTP stack (src/gateway/post.ts): the proxy the
+// environment names for the receiver's URL (curl's rules, NO_PROXY included), TLS verified with the
+// same advice, `--verbose` lines. The POST itself is never retried; this schedule is the only one.
 import { systemClock, type Clock } from '../cmdutil/clock.js';
+import type { PostResult } from '../gateway/post.js';
+import type { ProxyEnv } from '../gateway/proxy.js';
 import { isAcknowledged } from '../notifications/acknowledge.js';
-import { isLoopbackUrl, postBytes, type PostResult } from '../notifications/http.js';
 import { buildNotification, type Notification } from '../notifications/payload.js';
 import { SIGNATURE_HEADER_NAME, signBody } from '../notifications/signature.js';
 import type { PaymentChange, PaymentSnapshot, SandboxEvents } from './events.js';
@@ -41,6 +46,10 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   clock?: Clock;
   post?: Poster;
+  /** The environment proxies are read from (curl's variables); none: every receiver directly. */
+  proxyEnv?: ProxyEnv;
+  /** --verbose: one line per POST (method, URL, status, time, size). */
+  httpLog?: (line: string) => void;
   /** One entry per attempt (and per notification not sent), for `gw sandbox` to print. */
   log?: (entry: DeliveryLogEntry) => void;
 }
@@ -113,7 +122,7 @@ export class NotificationDelivery {
     this.#deliverAnywhere = options.deliverAnywhere === true;
     this.#timeoutMs = options.timeoutMs ?? SANDBOX_DELIVERY_TIMEOUT_MS;
     this.#clock = options.clock ?? systemClock;
-    this.#post = options.post ?? ((url, body, headers, o) => postBytes(url, body, headers, { ...o, agent: false }));
+    this.#post = options.post ?? defaultPoster(options.proxyEnv ?? {}, merchantKey, options.httpLog);
     this.#log = options.log ?? (() => undefined);
   }
 
@@ -253,6 +262,31 @@ export class NotificationDelivery {
     }
     settleFirst({ ...base, attempt: 0, result: 'failed', error: 'the sandbox stopped' });
   }
+}
+
+/** POSTs through gw's one HTTP stack, with the proxy the environment names for each receiver's URL. */
+function defaultPoster(env: ProxyEnv, merchantKey: string, log: ((line: string) => void) | undefined): Poster {
+  return async (url, body, headers, o) => {
+    const [{ postBytes }, { proxyFor }] = await Promise.all([import('../gateway/post.js'), import('../gateway/proxy.js')]);
+    let proxy: ReturnType<typeof proxyFor>;
+    try {
+      proxy = proxyFor(url, env);
+    } catch (error) {
+      // A proxy variable gw cannot use: this attempt fails, saying why (nothing was sent).
+      return { ok: false, kind: 'failed', message: error instanceof Error ? error.message : 'the proxy cannot be used', ms: 0 };
+    }
+    return postBytes(url, body, headers, { ...o, ...(proxy && { proxy }), ...(log && { log }), secrets: [merchantKey] });
+  };
+}
+
+/** Whether the URL's host is this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host === 'localhost.') return true;
+  if (host === '::1') return true;
+  // IPv4-mapped 127.x.y.z, as the URL parser writes it (::ffff:7f00:1).
+  if (/^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)) return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 // ---------------------------------------------------------------------------------------------

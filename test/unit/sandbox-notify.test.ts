@@ -4,7 +4,7 @@
 // and the /_sandbox control routes over real HTTP on 127.0.0.1.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/cmdutil/clock.js';
-import type { PostResult } from '../../src/notifications/http.js';
+import type { PostResult } from '../../src/gateway/post.js';
 import type { PaymentChange, PaymentSnapshot } from '../../src/sandbox/events.js';
 import { SandboxEvents } from '../../src/sandbox/events.js';
 import { SandboxGateway } from '../../src/sandbox/gateway.js';
