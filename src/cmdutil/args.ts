@@ -18,11 +18,26 @@ export function parseSymbol(text: string, what: string): string {
       `${what} must be a currency symbol in ASCII letters and digits such as BTC or USDT (got ${visibleArg(text, 30)}: ${codePoint(foreign)} is not ASCII)`,
     );
   }
-  const symbol = trimmed.replace(/[a-z]/g, (ch) => ch.toUpperCase());
+  const symbol = asciiUpperCase(trimmed);
   if (!/^[A-Z0-9][A-Z0-9._-]{0,19}$/.test(symbol)) {
     throw new UsageError(`${what} must be a currency symbol such as BTC or USDT (got ${visibleArg(text, 30)})`);
   }
   return symbol;
+}
+
+/**
+ * Upper-cased by ASCII rules only: a–z become A–Z and every other character stays as it is. The
+ * one rule for currency symbols and the gateway's words (all ASCII), wherever gw compares them:
+ * Unicode's rules (and NFKC) would fold "uſdt" (long s), "ＵＳＤＴ" (full width) or "uﬅ" (a
+ * ligature) into USDT.
+ */
+export function asciiUpperCase(text: string): string {
+  return text.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+}
+
+/** Lower-cased by ASCII rules only (A–Z to a–z), as asciiUpperCase. */
+export function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 /** Free text the user gives (order id, description): one line, no control characters. */

@@ -17,6 +17,7 @@
 // JSON (added beside the gateway's fields; see toArrivalJson): "received" {COIN: "amount"} or null
 // (not reported), "expected" {COIN: "amount"} or null, "difference" {COIN: "expected − received"}
 // or null (not computable), "transactions" [...] or null (not reported).
+import { asciiLowerCase, asciiUpperCase } from '../cmdutil/args.js';
 import type { PaymentInfo, PaymentTransaction, Scalar } from '../gateway/gateway.js';
 import type { OutputObject, OutputValue } from '../gateway/read.js';
 import { Decimal } from '../money/decimal.js';
@@ -32,10 +33,7 @@ const NOT_COUNTED_WORDS = new Set(['failed', 'failure', 'rejected', 'cancelled',
 /** How a transaction with this status counts toward what arrived. */
 export function txCount(status: string | null): TxCount {
   if (status === null) return 'confirming';
-  const word = status
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '');
+  const word = asciiLowerCase(status).replace(/[\s_-]+/g, '');
   if (CONFIRMED_WORDS.has(word)) return 'confirmed';
   if (NOT_COUNTED_WORDS.has(word)) return 'not-counted';
   return 'confirming';
@@ -94,8 +92,9 @@ export interface ArrivalInput {
   expected: Expected | null;
 }
 
+/** A coin as gw compares it: trimmed, upper-cased by ASCII rules only ("uſdt" is no USDT). */
 export function coinKey(text: string | null | undefined): string | null {
-  const key = text?.normalize('NFKC').trim().toUpperCase();
+  const key = text === null || text === undefined ? undefined : asciiUpperCase(text.trim());
   return key === undefined || key === '' ? null : key;
 }
 

@@ -2,6 +2,7 @@
 // sends anything (a usage error costs nothing, a bad payment does) and the sandbox enforces them
 // with the gateway's result codes. Source: the gateway's public documentation
 // (docs/gateway.md §1).
+import { asciiUpperCase } from '../cmdutil/args.js';
 import { Decimal } from '../money/decimal.js';
 
 /** lifeTime, in minutes. */
@@ -46,7 +47,7 @@ export const FIAT_CODES: ReadonlySet<string> = new Set([
 ]);
 
 export function isFiat(symbol: string): boolean {
-  return FIAT_CODES.has(symbol.toUpperCase());
+  return FIAT_CODES.has(asciiUpperCase(symbol));
 }
 
 export type Check<T> = { ok: true; value: T } | { ok: false; problem: 'not-a-number' | 'too-low' | 'too-high' | 'not-whole' };

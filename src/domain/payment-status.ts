@@ -3,6 +3,7 @@
 // snake_case (paying, manual_accept, underpaid, refunding…) and the notifications' mixtures.
 // Sources: docs.oxapay.com (legacy "Payment Status" and v1 "Payment Status Table"). Used by `gw status`, `gw payments`,
 // `gw listen` and the sandbox, so a status means the same everywhere.
+import { asciiLowerCase } from '../cmdutil/args.js';
 
 export const PAYMENT_STATES = ['new', 'waiting', 'confirming', 'paid', 'underpaid', 'expired', 'late', 'failed', 'refunding', 'refunded', 'unknown'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
@@ -33,10 +34,7 @@ const GATEWAY_SPELLINGS: Readonly<Record<string, PaymentState>> = {
 
 /** gw's state for a status text the gateway sent; `unknown` for anything else. */
 export function normalizeStatus(gatewayStatus: string): PaymentState {
-  const key = gatewayStatus
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '');
+  const key = asciiLowerCase(gatewayStatus).replace(/[\s_-]+/g, '');
   return Object.hasOwn(GATEWAY_SPELLINGS, key) ? (GATEWAY_SPELLINGS[key] as PaymentState) : 'unknown';
 }
 
@@ -81,7 +79,7 @@ export function v1StatusName(state: PaymentState): string | undefined {
 
 /** Parses a state the user typed (`--status paid`), case-insensitively; gateway spellings too. */
 export function parseState(text: string): PaymentState | undefined {
-  const lower = text.trim().toLowerCase();
+  const lower = asciiLowerCase(text.trim());
   if ((PAYMENT_STATES as readonly string[]).includes(lower)) return lower as PaymentState;
   const state = normalizeStatus(text);
   return state === 'unknown' ? undefined : state;

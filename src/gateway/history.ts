@@ -14,6 +14,7 @@
 //   page other than the one asked for, fewer payments than the total said), a page that could not
 //   be read (the deadline) end the reading; what was read is kept, and the listing says what is
 //   missing (`incomplete`).
+import { asciiUpperCase } from '../cmdutil/args.js';
 import { ExitCode, GwError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { parseTimestamp } from '../output/time.js';
@@ -58,8 +59,7 @@ export interface Listing {
 type Verdict = 'yes' | 'no' | 'unknown' | 'narrower';
 
 // Upper-cased by ASCII rules only: Unicode folding would make "uſdt" (long s) or "ＵＳＤＴ" match USDT.
-const asciiKey = (text: string): string => (/^[\u0000-\u007f]*$/.test(text.trim()) ? text.trim().toUpperCase() : text.trim());
-const same = (a: string, b: string): boolean => asciiKey(a) === asciiKey(b);
+const same = (a: string, b: string): boolean => asciiUpperCase(a.trim()) === asciiUpperCase(b.trim());
 
 /** Whether a text field matches: any of `values` (nulls are "does not say"). */
 function textVerdict(values: ReadonlyArray<{ raw(): string } | null>, wanted: string, equal: (a: string, b: string) => boolean): Verdict {

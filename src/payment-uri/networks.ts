@@ -4,6 +4,7 @@
 // but never lenient about which chain is meant: text that names an unknown chain (for example
 // "Arbitrum Nova" or "Polygon zkEVM") stays unknown rather than being matched to a near neighbour,
 // and a token on an unknown network is never guessed onto a chain.
+import { asciiLowerCase, asciiUpperCase } from '../cmdutil/args.js';
 
 export type NetworkId =
   | 'bitcoin'
@@ -292,9 +293,7 @@ const ALIAS_TO_NETWORK: ReadonlyMap<string, NetworkId> = new Map(NETWORK_IDS.fla
 
 /** Lower-case words of letters and digits; everything else (spaces, punctuation, brackets) separates. */
 export function networkWords(text: string): string[] {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
+  return asciiLowerCase(text)
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '');
 }
@@ -379,7 +378,7 @@ export function matchNetwork(networkText: string, payCurrency = ''): NetworkId |
   const words = networkWords(networkText);
   const meaningful = words.filter((word) => !FILLER_WORDS.has(word));
   const symbol = normalizeSymbol(payCurrency);
-  const lower = symbol.toLowerCase();
+  const lower = asciiLowerCase(symbol);
   const withoutSymbol = meaningful.filter((word) => word !== lower);
   for (const candidate of [words, meaningful, withoutSymbol]) {
     const id = singleNetwork(candidate);
@@ -391,13 +390,12 @@ export function matchNetwork(networkText: string, payCurrency = ''): NetworkId |
 }
 
 /**
- * The payCurrency as gw compares it: trimmed and upper-cased by ASCII rules. A symbol with any
- * character outside ASCII is returned as it is, so it matches no coin: Unicode folding would make
+ * The payCurrency as gw compares it: trimmed and upper-cased by ASCII rules. A character outside
+ * ASCII stays as it is, so such a symbol matches no coin: Unicode folding would make
  * "uſdt" (long s), "ＵＳＤＴ" (full width) or "ﬅ" (a ligature) into a real symbol.
  */
 export function normalizeSymbol(payCurrency: string): string {
-  const symbol = payCurrency.trim();
-  return /^[\u0000-\u007f]*$/.test(symbol) ? symbol.toUpperCase() : symbol;
+  return asciiUpperCase(payCurrency.trim());
 }
 
 export function findToken(networkId: NetworkId, symbol: string): TokenInfo | undefined {

@@ -13,6 +13,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
+import { asciiUpperCase } from '../cmdutil/args.js';
 import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { normalizeStatus } from '../domain/payment-status.js';
 import { compareDecimals, multiplyRounded, toPlainDecimal } from '../money/decimal.js';
@@ -184,7 +185,7 @@ function readString(fields: RequestFields, name: string): StringField {
 function readSymbol(fields: RequestFields, name: string): StringField {
   const s = readString(fields, name);
   if (s.kind !== 'ok') return s;
-  const value = s.value.trim().toUpperCase();
+  const value = asciiUpperCase(s.value.trim());
   return value === '' ? { kind: 'absent' } : { kind: 'ok', value };
 }
 

@@ -28,6 +28,7 @@
 // from the next one (`failed` for `-fail`). A state forced with SandboxGateway.setState() replaces
 // the plan for that payment (see there). Generated order ids (src/cmdutil/order-id.ts) end in four
 // characters without i, l, o or u, so they never choose one of these endings.
+import { asciiLowerCase } from '../cmdutil/args.js';
 import { fromBaseUnits, fractionDigits, toBaseUnits } from '../money/decimal.js';
 
 /** What the order id chose. Append only: the index is part of every track id issued with it (track-id.ts). */
@@ -252,10 +253,7 @@ export function legacyWord(status: SandboxStatus): string {
  * gateway status the sandbox never reaches: it is returned as such, so a filter for it matches none.
  */
 export function parseSandboxStatus(text: string): SandboxStatus | 'manual_accept' | undefined {
-  const key = text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '');
+  const key = asciiLowerCase(text).replace(/[\s_-]+/g, '');
   if (key === 'paying') return 'confirming';
   if (key === 'manualaccept') return 'manual_accept';
   return (SANDBOX_STATUSES as readonly string[]).includes(key) ? (key as SandboxStatus) : undefined;
