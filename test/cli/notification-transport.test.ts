@@ -233,6 +233,12 @@ describe('gw listen --forward-to goes through the proxy', () => {
     expect(app.requests).toHaveLength(1);
   });
 
+  it('a proxy variable gw cannot use: exit 78 at start, nothing listens', async () => {
+    const r = await gw(['listen', '--port', '0', '--forward-to', app.url], { env: { ...KEYS, http_proxy: 'socks5://127.0.0.1:1080' } });
+    expect(r.exitCode).toBe(78);
+    expect(r.stderr).toMatch(/^gw: http_proxy names a SOCKS proxy/);
+  });
+
   it('no_proxy naming the application host bypasses the proxy', async () => {
     const { answer } = await relayOnce({ http_proxy: proxy.url, no_proxy: '127.0.0.1' }, app.url);
     expect(answer).toBe(200);
@@ -309,6 +315,13 @@ describe("the sandbox's deliveries go through the proxy", () => {
     expect(proxy.seen.map((s) => [s.method, s.target])).toEqual([['POST', app.url]]);
     expect(app.requests).toHaveLength(1);
     expect(lines.some((l) => /^gw: POST http:\/\/127\.0\.0\.1:\d+\/hooks → 200 \(\d+ ms, 2 bytes\)$/.test(l))).toBe(true);
+  });
+
+  it('gw pay --sandbox: the embedded sandbox delivers the creation notification through http_proxy', async () => {
+    const r = await gw(['pay', '25', 'USDT', '--sandbox', '--callback-url', app.url, '--no-qr', '--json'], { env: { http_proxy: proxy.url } });
+    expect(r.exitCode).toBe(0);
+    await expect.poll(() => app.requests.length).toBe(1);
+    expect(proxy.seen.map((s) => [s.method, s.target])).toEqual([['POST', app.url]]);
   });
 
   it('NO_PROXY=127.0.0.1: directly', async () => {
