@@ -118,7 +118,11 @@ export function newCmdWebhook(
   const send = new Command('send')
     .description('send a realistic signed notification to a receiver and check that it answers as the gateway requires (HTTP 200, body "ok")')
     .argument('<url>', "the receiver's URL (your callback URL)")
-    .option('--status <state>', 'the payment state it reports: new, waiting, confirming, paid, underpaid, expired, failed, refunded', 'paid')
+    .option(
+      '--status <state>',
+      'the payment state it reports: new, waiting, confirming, paid, underpaid, expired (nothing arrived), late (expired, with the full amount arrived after), failed, refunding, refunded',
+      'paid',
+    )
     .option('--type <type>', `the notification type: ${NOTIFICATION_TYPES.join(', ')} (payout is signed with the payout key)`)
     .option('--style <style>', 'legacy (camelCase, as for payments made through the legacy endpoints) or v1 (snake_case, the versioned API)')
     .option('--track-id <id>', 'the track id it carries (default: a made-up one)')
@@ -399,7 +403,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
   const { io } = opts;
   const kind = opts.type === 'payout' ? 'payout' : 'merchant';
-  const [{ buildNotification, fakeTxId, statusText }, { signBody, SIGNATURE_HEADER_NAME }, { postBytes }, { proxyFor }] = await Promise.all([
+  const [{ buildNotification, fakeTxId, hasTransaction, statusText }, { signBody, SIGNATURE_HEADER_NAME }, { postBytes }, { proxyFor }] = await Promise.all([
     import('../notifications/payload.js'),
     import('../notifications/signature.js'),
     import('../gateway/post.js'),
@@ -434,7 +438,7 @@ export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
     return;
   }
   const fiat = isFiat(opts.currency);
-  const seen = ['confirming', 'paid', 'underpaid', 'refunded'].includes(opts.status);
+  const seen = hasTransaction(opts.status);
   const payment: NotificationPayment = {
     trackId,
     status: opts.status,
@@ -452,7 +456,7 @@ export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
     feePaidByPayer: 0,
     underPaidCover: '0',
     createdAt: nowS - 600,
-    payDate: opts.status === 'paid' || opts.status === 'underpaid' ? nowS : 0,
+    payDate: opts.status === 'paid' || opts.status === 'underpaid' || opts.status === 'late' ? nowS : 0,
   };
   const notification = buildNotification(payment, opts.style, opts.type);
   const hmac = signBody(key.value, notification.body);

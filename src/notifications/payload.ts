@@ -77,9 +77,13 @@ export function statusText(state: PaymentState, style: NotificationStyle): strin
   return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 }
 
-/** Whether a transaction has been seen in this state. */
-function hasTransaction(state: PaymentState): boolean {
-  return state === 'confirming' || state === 'paid' || state === 'underpaid' || state === 'refunded';
+/**
+ * Whether a transaction has been seen in this state. `refunding` and `refunded`: the payment was
+ * paid first; `late`: the gateway's word is expired, and the transaction that arrived after the
+ * expiry is what tells a receiver the payment is not plainly expired.
+ */
+export function hasTransaction(state: PaymentState): boolean {
+  return state === 'confirming' || state === 'paid' || state === 'underpaid' || state === 'late' || state === 'refunding' || state === 'refunded';
 }
 
 const num = (digits: string): LosslessNumber => new LosslessNumber(digits);

@@ -103,6 +103,9 @@ describe('help and usage errors', () => {
     const state = await runGw(['webhook', 'send', 'http://127.0.0.1:9/hooks', '--status', 'bogus']);
     expect(state.exitCode).toBe(64);
     expect(state.stderr).toMatch(/\nhint: usage: gw webhook send \[options\] <url>; see gw webhook send --help\n$/);
+    // Its help names every state it can send, late and refunding included.
+    const sendHelp = (await runGw(['webhook', 'send', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(sendHelp).toMatch(/paid, underpaid, expired \(nothing arrived\), late \(expired, with the full amount arrived after\), failed, refunding, refunded/);
     const typo = await runGw(['--timeout', '5', 'rat', 'BTC', 'USDT']);
     expect(typo.exitCode).toBe(64);
     expect(typo.stderr).toBe("gw: unknown command 'rat' (Did you mean rate?)\nhint: usage: gw [options] [command]; see gw --help\n");

@@ -206,6 +206,32 @@ describe('webhookSendRun', () => {
     expect(doc.hmac).toBe(got.headers.hmac);
   });
 
+  // A receiver reads a late payment as the gateway writes it: the word expired WITH the transaction
+  // that arrived after the expiry; a refund under way comes after the payment's transaction.
+  it.each([
+    ['late', 'legacy', 'Expired'],
+    ['late', 'v1', 'Expired'],
+    ['refunding', 'legacy', 'Refunding'],
+    ['refunding', 'v1', 'Refunding'],
+  ] as const)("--status %s (%s): the word %s with the full amount's transaction", async (status, style, word) => {
+    app = await startReceiver();
+    const t = IOStreams.test({ json: true });
+    await webhookSendRun(options(t, app.url, { style, status, amount: '25', currency: 'USDT' }));
+    const body = JSON.parse(app.requests[0]!.body.toString()) as Record<string, unknown>;
+    expect(body.status).toBe(word);
+    if (style === 'legacy') {
+      expect(body.txID).toMatch(/^[0-9a-f]{64}$/);
+    } else {
+      expect(body.txs).toEqual([expect.objectContaining({ received_amount: 25, currency: 'USDT', status: 'confirmed' })]);
+      expect(body.sent_value).toBe(25);
+    }
+    // What gw listen makes of it: late stays late, not plainly expired.
+    const { notificationArrival } = await import('../../src/domain/notification-arrival.js');
+    const seen = notificationArrival(app.requests[0]!.body);
+    expect(seen?.state).toBe(status);
+    expect(JSON.parse(t.stdout())).toMatchObject({ status, gatewayStatus: word, acknowledged: true });
+  });
+
   it.each([
     [{ status: 200, body: 'OK' }, /HTTP 200 with the body "OK": answer exactly "ok"/],
     [{ status: 200, body: 'ok\n' }, /answer exactly "ok"/],
