@@ -261,9 +261,12 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       : { ...base, body, summary, repeatedKeys, httpStatus: verdict.httpStatus, code: verdict.code, reason: verdict.message, keyKind: verdict.keyKind };
 
     if (forward !== undefined && (receipt.verified || forward.unverified)) {
-      const headers: Record<string, string> = { 'content-type': headerValue(req, 'content-type') ?? 'application/json' };
-      if (signature !== undefined) headers[SIGNATURE_HEADER_NAME] = signature;
-      const userAgent = headerValue(req, 'user-agent');
+      // Header values are relayed only as plain ASCII, which gw's HTTP stack sends as written (it refuses the rest).
+      const ascii = (value: string | undefined): string | undefined => (value !== undefined && /^[\x20-\x7e\t]*$/.test(value) ? value : undefined);
+      const headers: Record<string, string> = { 'content-type': ascii(headerValue(req, 'content-type')) ?? 'application/json' };
+      const relayedSignature = ascii(signature);
+      if (relayedSignature !== undefined) headers[SIGNATURE_HEADER_NAME] = relayedSignature;
+      const userAgent = ascii(headerValue(req, 'user-agent'));
       if (userAgent !== undefined) headers['user-agent'] = userAgent;
       if (!receipt.verified) headers[UNVERIFIED_HEADER] = receipt.code;
       headers[RELAY_HEADER] = relayId;

@@ -202,7 +202,12 @@ describe('TLS receivers: the same advice as for the gateway', () => {
 });
 
 describe('gw listen --forward-to goes through the proxy', () => {
-  async function relayOnce(env: Record<string, string>, forwardTo: string, extra: string[] = []): Promise<{ answer: number; result: CliResult }> {
+  async function relayOnce(
+    env: Record<string, string>,
+    forwardTo: string,
+    extra: string[] = [],
+    headers: Record<string, string> = {},
+  ): Promise<{ answer: number; result: CliResult }> {
     const port = await freePort();
     const interrupt = new AbortController();
     const done = gw([...extra, 'listen', '--port', String(port), '--path', '/in', '--forward-to', forwardTo], {
@@ -214,7 +219,7 @@ describe('gw listen --forward-to goes through the proxy', () => {
     await expect
       .poll(async () => {
         try {
-          answer = (await send(`http://127.0.0.1:${port}/in`, body, { 'content-type': 'application/json', hmac: hmacOf(MERCHANT, body) })).status;
+          answer = (await send(`http://127.0.0.1:${port}/in`, body, { 'content-type': 'application/json', hmac: hmacOf(MERCHANT, body), ...headers })).status;
           return true;
         } catch {
           return false;
@@ -237,6 +242,13 @@ describe('gw listen --forward-to goes through the proxy', () => {
     const r = await gw(['listen', '--port', '0', '--forward-to', app.url], { env: { ...KEYS, http_proxy: 'socks5://127.0.0.1:1080' } });
     expect(r.exitCode).toBe(78);
     expect(r.stderr).toMatch(/^gw: http_proxy names a SOCKS proxy/);
+  });
+
+  it("a User-Agent outside ASCII is not relayed (the relay still goes out, with gw's own)", async () => {
+    const { answer } = await relayOnce({}, app.url, [], { 'user-agent': 'caf\u00e9-client' });
+    expect(answer).toBe(200);
+    expect(app.requests).toHaveLength(1);
+    expect(app.requests[0]!.headers['user-agent']).toBe('gw');
   });
 
   it('no_proxy naming the application host bypasses the proxy', async () => {
