@@ -11,11 +11,14 @@ import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { agoWords, localClock, timeLeftWords } from '../output/time.js';
 import type { Clock } from './clock.js';
+import { DEFAULT_SETTLE_SECONDS } from '../sandbox/options.js';
 import { waitForPayment, type WaitEnding, type WaitPolicy, type WaitProgress } from './wait.js';
 
 /** The live line is redrawn four times a second; the counter screen (a bigger redraw, read from a distance) once a second. */
 export const TICK_MS = 250;
 export const SCREEN_TICK_MS = 1000;
+/** How long a --sandbox wait watches an expired payment for late funds: the sandbox's settle time. */
+export const SANDBOX_LATE_WATCH_MS = DEFAULT_SETTLE_SECONDS * 1000;
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface FollowOptions {
@@ -45,7 +48,7 @@ const LABELS: Record<PaymentState, string> = {
   confirming: 'Transaction seen: confirming',
   paid: 'Paid',
   underpaid: 'Underpaid',
-  expired: 'Expired',
+  expired: 'Expired, nothing arrived so far: watching for late funds',
   late: 'Funds arrived after expiry',
   failed: 'Failed',
   refunding: 'Refund under way',
@@ -106,7 +109,8 @@ export async function followPayment(options: FollowOptions): Promise<WaitEnding>
       ...(options.expiresAt !== undefined && { expiresAt: options.expiresAt }),
       ...(options.createdAt !== undefined && { createdAt: options.createdAt }),
       ...(options.until !== undefined && { until: options.until }),
-      ...(options.policy !== undefined && { policy: options.policy }),
+      // The sandbox's clock is compressed: its late funds come within its settle time.
+      policy: { ...(io.sandbox && { lateWatchMs: SANDBOX_LATE_WATCH_MS }), ...options.policy },
       ...(animate && { tickMs: onScreen ? SCREEN_TICK_MS : TICK_MS }),
       onProgress,
       onChange,

@@ -13,13 +13,18 @@
 // - transient failures (exit 69 unreachable/5xx, 75 timeout) keep polling: 2 s, doubling up to
 //   30 s; answers that cannot be read (exit 76) too, but only 3 in a row; anything else (key
 //   refused, invalid track id, configuration…) ends the wait with that failure;
-// - the wait ends at a final state (paid, underpaid, expired, late, failed, refunded; not
-//   refunding, which goes on), at --wait-timeout,
+// - the wait ends at a final state (paid, underpaid, late, failed, refunded; not refunding,
+//   which goes on), at --wait-timeout,
 //   or, while no transaction has been seen (not confirming, no funds in txs), at the payment's expiry plus a grace
 //   of 10 min (the gateway marks an unpaid payment Expired at its expiry; the grace covers clocks
 //   that disagree and a gateway slow to say so). Once a transaction is seen the wait follows it to
 //   its end. Expiry: the answer's expiredAt, else what the caller knows (pay's answer), else the
 //   creation date plus the longest lifetime (2880 min). At a limit, one last poll decides;
+// - `expired` with nothing arrived is not taken at its word at once: the gateway's own pages
+//   disagree on whether Expired can come before funds sent at the last minute are seen (docs/gateway.md
+//   §15), so the wait watches for late funds for `lateWatchMs` (1 min; the sandbox's compressed
+//   clock: its settle time) after the first such answer. Funds seen end it as `late`; else it ends
+//   as `expired` (also at --wait-timeout or the expiry's limit during the watch);
 // - Ctrl-C (the signal) ends it at once, as `interrupted`.
 import { amountsWords, differenceWords, fundsArrived, type Arrival } from '../domain/arrival.js';
 import { isFinal, type PaymentState } from '../domain/payment-status.js';
@@ -48,6 +53,8 @@ export interface WaitPolicy {
   graceMs: number;
   /** The gateway's longest lifetime: the expiry of a payment whose answer gives none, from its creation. */
   maxLifetimeMs: number;
+  /** After the first `expired` answer with nothing arrived: how long to keep watching for late funds. */
+  lateWatchMs: number;
 }
 
 export const WAIT_POLICY: Readonly<WaitPolicy> = {
@@ -61,7 +68,13 @@ export const WAIT_POLICY: Readonly<WaitPolicy> = {
   maxUnreadable: 3,
   graceMs: 10 * 60_000,
   maxLifetimeMs: 2880 * 60_000,
+  lateWatchMs: 60_000,
 };
+
+/** Whether an answer is `expired` with nothing seen arriving (or, legacy, nothing reported): watched a while for late funds. */
+export function expiredWithNothing(info: PaymentInfo): boolean {
+  return info.status === 'expired' && !fundsArrived(info.arrival);
+}
 
 export type WaitEnding =
   /** The gateway reported a final state. */
@@ -134,6 +147,8 @@ export async function waitForPayment(options: WaitOptions): Promise<WaitEnding> 
   let slowFloor = 0;
   let failures = 0;
   let unreadable = 0;
+  /** When `expired` with nothing arrived was first answered: the late-funds watch runs from there. */
+  let expiredSince: number | undefined;
 
   const expiresAt = (): number | undefined => {
     const fromAnswer = parseTimestamp(info?.expiredAt)?.getTime();
@@ -172,7 +187,14 @@ export async function waitForPayment(options: WaitOptions): Promise<WaitEnding> 
         failures = 0;
         unreadable = 0;
         if (answer.status !== previous) options.onChange?.(answer, previous);
-        if (isFinal(answer.status)) {
+        if (!expiredWithNothing(answer)) expiredSince = undefined;
+        if (expiredWithNothing(answer)) {
+          expiredSince ??= clock.now();
+          if (clock.now() >= expiredSince + policy.lateWatchMs) {
+            report();
+            return { kind: 'final', info: answer };
+          }
+        } else if (isFinal(answer.status)) {
           report();
           return { kind: 'final', info: answer };
         }
@@ -194,9 +216,17 @@ export async function waitForPayment(options: WaitOptions): Promise<WaitEnding> 
       const end = limit();
       if (end !== undefined && now >= end.at) {
         report();
+        // Already expired with nothing arrived: that is how it ended, not a time-out.
+        if (info !== undefined && expiredWithNothing(info)) return { kind: 'final', info };
         return { kind: 'gave-up', reason: end.reason, info };
       }
-      nextPollAt = Math.min(now + delay, end?.at ?? Number.POSITIVE_INFINITY);
+      const watchEnd = expiredSince === undefined ? Number.POSITIVE_INFINITY : expiredSince + policy.lateWatchMs;
+      // The watch is over but the last poll failed: the last answer (expired, nothing arrived) stands.
+      if (now >= watchEnd && info !== undefined && expiredWithNothing(info)) {
+        report();
+        return { kind: 'final', info };
+      }
+      nextPollAt = Math.min(now + delay, end?.at ?? Number.POSITIVE_INFINITY, watchEnd);
       report();
     }
   } catch (error) {
@@ -309,7 +339,7 @@ export function stateFailure(info: PaymentInfo, sandbox: boolean, waited: boolea
         });
       return new GwError(ExitCode.EXPIRED, `payment ${id} EXPIRED: nothing arrived`, {
         ...details,
-        hint: 'the gateway reports no transaction for it: if the customer still wants to pay, create a new payment for the order',
+        hint: `the gateway reports no transaction for it; funds sent at the last minute can still show up there, so look once more before creating another payment for the order: ${resumeCommand(info.trackId.raw(), sandbox).replace(' --wait', '')}`,
       });
     case 'late': {
       if (arrived === undefined)

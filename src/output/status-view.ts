@@ -70,7 +70,8 @@ export function arrivalRows(info: PaymentInfo, sandbox: boolean): DetailRow[] {
   if (count !== undefined) value += ` · ${count} transaction${count === 1 ? '' : 's'}`;
   rows.push({ label: 'Received', value });
   const difference = differenceWords(arrival);
-  if (difference !== undefined) rows.push({ label: 'Difference', value: difference });
+  // A difference of zero: "none", with what arrived ("the full 25 USDT" alone reads like an amount missing).
+  if (difference !== undefined) rows.push({ label: 'Difference', value: arrival.difference?.isZero === true ? `none: ${difference} arrived` : difference });
   else if (arrival.received.size > 0 || info.status === 'underpaid')
     rows.push({ label: 'Difference', value: `cannot be computed: ${arrival.noDifference ?? ''}` });
   arrival.transactions?.forEach((tx, i) => {

@@ -39,7 +39,7 @@ describe('gw status: an expired payment whose transactions hold the full amount 
     expect(exit).toBe(13);
     expect(out.split('\n')[0]).toBe('● LATE  funds arrived for an expired payment: accept or refund them  (gateway: expired)');
     expect(out).toMatch(/^Received +0\.0005 BTC · 1 transaction$/m);
-    expect(out).toMatch(/^Difference +the full 0\.0005 BTC$/m);
+    expect(out).toMatch(/^Difference +none: the full 0\.0005 BTC arrived$/m);
     expect(out).toMatch(/^Transaction 1 +0\.0005 BTC · Bitcoin Network · 3 confirmations · confirmed · 9f2c1e0b7a4d$/m);
     expect(error?.message).toBe('payment 184729305 is LATE: 0.0005 BTC arrived after it expired (the full 0.0005 BTC)');
     expect(error?.hint).toMatch(/do not create another payment for this order/);

@@ -6,6 +6,7 @@ import { ExitCode, GwError, interrupted, terminated } from '../../src/errors.js'
 import { TransportError } from '../../src/gateway/transport.js';
 import type { PaymentInfo } from '../../src/gateway/gateway.js';
 import { paymentInfoOf } from '../support/fake-gateway.js';
+import { v1InfoOf, v1Tx } from '../support/v1-payment-info.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const S = (ms: number): number => Math.floor(ms / 1000);
@@ -53,10 +54,43 @@ describe('polling', () => {
     expect(calls).toEqual([1000]);
   });
 
-  it.each(['Paid', 'paid', 'Underpaid', 'Expired', 'Failed', 'Refunded', 'Manual_accept'])('%s is final', async (status) => {
+  it.each(['Paid', 'paid', 'Underpaid', 'Failed', 'Refunded', 'Manual_accept'])('%s is final', async (status) => {
     const { ending, calls } = await run([info(status)]);
     expect(ending.kind).toBe('final');
     expect(calls).toHaveLength(1);
+  });
+
+  // Expired with nothing arrived is watched a while: late funds turn it into late, never "nothing".
+  it('Expired with nothing arrived is watched for late funds for 1 min, then ends as expired', async () => {
+    const { ending, calls, clock } = await run([info('Expired', { txs: [] })]);
+    expect(ending).toMatchObject({ kind: 'final', info: { status: 'expired' } });
+    expect(calls[0]).toBe(0);
+    expect(calls.at(-1)).toBe(WAIT_POLICY.lateWatchMs);
+    expect(clock.now() - T0).toBe(60_000);
+  });
+
+  it('Expired, then the full amount listed while watched: ends as late', async () => {
+    const at = { status: 'expired', amount: 25, currency: 'USDT', date: S(T0) - 3600, expired_at: S(T0) };
+    const expired = v1InfoOf(at, []);
+    const late = v1InfoOf(at, [v1Tx('ab12', '25', 'USDT')]);
+    const { ending, calls } = await run([expired, expired, late]);
+    expect(ending).toMatchObject({ kind: 'final', info: { status: 'late' } });
+    expect(calls).toEqual([0, 1000, 2500]);
+  });
+
+  it('a shorter watch (the sandbox: its settle time) ends sooner; --wait-timeout during the watch ends as expired, not a timeout', async () => {
+    const short = await run([info('Expired', { txs: [] })], { policy: { lateWatchMs: 10_000 } });
+    expect(short.ending).toMatchObject({ kind: 'final', info: { status: 'expired' } });
+    expect(short.calls.at(-1)).toBe(10_000);
+    const cut = await run([info('Expired', { txs: [] })], { until: T0 + 5000 });
+    expect(cut.ending).toMatchObject({ kind: 'final', info: { status: 'expired' } });
+    expect(cut.clock.now() - T0).toBe(5000);
+  });
+
+  it('a payment that expired long ago (past its expiry and the grace) ends at once: late funds would show already', async () => {
+    const { ending, calls } = await run([info('Expired', { txs: [], expiredAt: S(T0) - 3600 })]);
+    expect(ending).toMatchObject({ kind: 'final', info: { status: 'expired' } });
+    expect(calls).toEqual([0]);
   });
 
   it('an expired payment with a transaction (late) is final', async () => {
