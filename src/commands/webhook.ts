@@ -5,7 +5,8 @@
 //   verify: 0 verifies · 1 does not verify (the likely cause is printed) · 64 usage (no body, no
 //           signature, unreadable file) · 78 no key configured to verify with
 //   send:   0 the endpoint answered HTTP 200 with the body `ok` · 1 it answered, otherwise ·
-//           64 usage · 69 it could not be reached · 75 no answer in time · 78 no key to sign with
+//           64 usage · 69 it could not be reached · 74 sent, but stdout lost the output · 75 no answer
+//           in time · 78 no key to sign with
 import type { FileHandle } from 'node:fs/promises';
 import { Command } from 'commander';
 import { parseSymbol, parseText } from '../cmdutil/args.js';
@@ -184,7 +185,7 @@ export function newCmdWebhook(
     ],
     json: '{"url", "style", "type", "trackId", "status", "gatewayStatus", "hmac", "body", "answer": {"status", "body", "ms"} | null, "error", "acknowledged"}',
     notes:
-      'Exit codes: 0 the receiver answered HTTP 200 with the body "ok", 1 it answered otherwise, 64 usage, 69 unreachable, 75 no answer in time, 78 no key to sign with, 130/143 Ctrl-C/SIGTERM. ' +
+      'Exit codes: 0 the receiver answered HTTP 200 with the body "ok", 1 it answered otherwise, 64 usage, 69 unreachable, 74 it was sent but stdout lost the output (closed, full), 75 no answer in time, 78 no key to sign with, 130/143 Ctrl-C/SIGTERM. ' +
       'With --json the document is printed on each of these exits; "error" says what went wrong (null when it answered), and fields not known yet are null.',
   });
 
@@ -492,6 +493,18 @@ export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
       io.out(
         `  → HTTP ${result.status} ${shown} in ${result.ms} ms${problem === undefined ? `: ${io.chalk.green('answered as the gateway requires')}` : ''}\n`,
       );
+    }
+  }
+  // The output is the record of a notification that was sent: a stdout that refused it, or one that
+  // looks closed (`>&-`: writes go nowhere), is exit 74 stating the send, as gw pay states its payment.
+  if (result.ok) {
+    try {
+      await io.flush();
+      if (io.stdoutLooksClosed) throw new GwError(ExitCode.IOERR, 'the output could not be written to stdout (it is closed)');
+    } catch (error) {
+      if (!(error instanceof GwError)) throw error;
+      const answered = problem === undefined ? 'acknowledged with HTTP 200 "ok"' : `answered HTTP ${result.status}, not acknowledged`;
+      throw error.with({ message: `the notification was sent to ${opts.url.href} (${answered}), but ${error.message}` });
     }
   }
   if (!result.ok) {

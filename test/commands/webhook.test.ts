@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ListenKeys } from '../../src/commands/listen.js';
 import { signatureFromHeaderText, webhookSendRun, webhookVerifyRun, type WebhookSendOptions } from '../../src/commands/webhook.js';
 import { ManualClock } from '../../src/cmdutil/clock.js';
-import { ConfigError, deadlinePassed, terminated } from '../../src/errors.js';
+import { ConfigError, deadlinePassed, type GwError, terminated } from '../../src/errors.js';
 import { IOStreams, type OutStream, type TestIO } from '../../src/output/iostreams.js';
 import { freePort, hmacOf, startReceiver, type Receiver } from '../support/notifications.js';
 
@@ -204,6 +204,33 @@ describe('webhookSendRun', () => {
     });
     expect(doc.body).toBe(got.body.toString());
     expect(doc.hmac).toBe(got.headers.hmac);
+  });
+
+  it.each([false, true])('a stdout that looks closed (>&-), json %s: exit 74 stating that the notification WAS sent', async (json) => {
+    app = await startReceiver();
+    const take = (looksClosed: boolean): OutStream & { text: string } => {
+      const out = {
+        text: '',
+        looksClosed,
+        write(chunk: string, callback?: (error?: Error | null) => void): boolean {
+          out.text += chunk;
+          callback?.();
+          return true;
+        },
+      };
+      return out;
+    };
+    const stderr = take(false);
+    const io = new IOStreams({ stdout: take(true), stderr, env: {} });
+    io.setJson(json);
+    const sent = webhookSendRun({ ...options(IOStreams.test(), app.url), io });
+    await expect(sent).rejects.toMatchObject({
+      exitCode: 74,
+      message: `the notification was sent to ${app.url} (acknowledged with HTTP 200 "ok"), but the output could not be written to stdout (it is closed)`,
+    });
+    expect(app.requests).toHaveLength(1);
+    io.reportFailure((await sent.catch((e: unknown) => e)) as GwError);
+    expect(stderr.text).toContain('the notification was sent to');
   });
 
   // A receiver reads a late payment as the gateway writes it: the word expired WITH the transaction
