@@ -51,6 +51,13 @@ function main(): void {
     setTimeout(() => forceExit(reason), UNWIND_GRACE_MS).unref();
   });
 
+  // Node's runtime warnings (deprecations, an insecure TLS setting…) as one sanitised line each
+  // through IOStreams, for every command: Node's own handler would print raw multi-line text.
+  // Node installs its handler unless told not to (--no-warnings, NODE_NO_WARNINGS=1): so does gw.
+  if (process.listenerCount('warning') > 0) {
+    process.removeAllListeners('warning');
+    process.on('warning', (warning: Error) => io.runtimeWarning(warning));
+  }
   // stdout errors are recorded by IOStreams; a listener must exist so they never crash the process.
   stdout.on?.('error', () => undefined);
   const crash = (error: unknown): void => {

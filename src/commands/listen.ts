@@ -400,17 +400,12 @@ export function isLoopbackHost(host: string): boolean {
 /**
  * While gw listen runs, Node's runtime warnings (MaxListenersExceededWarning, deprecations…) go
  * through IOStreams as one sanitised line each (`gw: warning: …`, or a JSON line), never as Node's
- * raw multi-line text. Returns the function that puts Node's own handler back.
+ * raw multi-line text. src/main.ts routes them so for every command; listenRun does it as well for
+ * when it runs in another process (a test's). Returns the function that puts the previous handlers back.
  */
 function routeProcessWarnings(io: IOStreams): () => void {
   const previous = process.listeners('warning');
-  const seen = new Set<string>();
-  const onWarning = (warning: Error): void => {
-    const line = `${warning.name}: ${warning.message}`.split('\n', 1)[0] ?? warning.name;
-    if (seen.has(line)) return;
-    seen.add(line);
-    io.warn(`the runtime warns: ${line.slice(0, 300)}`);
-  };
+  const onWarning = (warning: Error): void => io.runtimeWarning(warning);
   process.removeAllListeners('warning');
   process.on('warning', onWarning);
   return () => {

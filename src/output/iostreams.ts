@@ -447,6 +447,20 @@ export class IOStreams {
     else this.err(`gw: warning: ${terminalSafe(message)}\n`);
   }
 
+  /**
+   * One of Node's runtime warnings (process 'warning': deprecations, MaxListenersExceededWarning,
+   * an insecure TLS setting…) as one sanitised warning line, `gw: warning: the runtime warns: …`
+   * (or a JSON line), keys scrubbed, the same warning once; never Node's raw multi-line text.
+   */
+  runtimeWarning(warning: Error): void {
+    const line = `${warning.name}: ${warning.message}`.split('\n', 1)[0] ?? warning.name;
+    if (this.#runtimeWarnings.has(line)) return;
+    this.#runtimeWarnings.add(line);
+    this.warn(`the runtime warns: ${line.slice(0, 300)}`);
+  }
+
+  readonly #runtimeWarnings = new Set<string>();
+
   /** A note about how something was done, on stderr: `gw: …`, or a `{"notice": {...}}` line with --json. */
   note(message: string): void {
     if (this.#json) this.err(`${toJson({ notice: { message: terminalSafe(message) } }, 0)}\n`);

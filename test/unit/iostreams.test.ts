@@ -139,3 +139,23 @@ describe('IOStreams', () => {
     await expect(io.flush()).rejects.toMatchObject({ exitCode: 74 });
   });
 });
+
+describe("IOStreams.runtimeWarning: Node's runtime warnings, as src/main.ts routes them for every command", () => {
+  const warning = (name: string, message: string): Error => Object.assign(new Error(message), { name });
+
+  it('one sanitised line, its first line only, keys scrubbed, each warning once', () => {
+    const t = IOStreams.test();
+    t.io.secrets.push('mk_live_SECRET_9f8e7d6c5b4a');
+    t.io.runtimeWarning(warning('DeprecationWarning', 'url.parse() \u001b[31mbehavior\u001b[0m mk_live_SECRET_9f8e7d6c5b4a\n    at Object.<anonymous>'));
+    t.io.runtimeWarning(warning('DeprecationWarning', 'url.parse() \u001b[31mbehavior\u001b[0m mk_live_SECRET_9f8e7d6c5b4a\n    at again'));
+    expect(t.stderr()).toBe('gw: warning: the runtime warns: DeprecationWarning: url.parse() behavior ****\n');
+  });
+
+  it('--json: a {"warning"} line', () => {
+    const t = IOStreams.test({ json: true });
+    t.io.runtimeWarning(warning('Warning', "Setting the NODE_TLS_REJECT_UNAUTHORIZED environment variable to '0' makes TLS connections insecure"));
+    expect(JSON.parse(t.stderr())).toEqual({
+      warning: { message: "the runtime warns: Warning: Setting the NODE_TLS_REJECT_UNAUTHORIZED environment variable to '0' makes TLS connections insecure" },
+    });
+  });
+});
