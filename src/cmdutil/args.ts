@@ -3,6 +3,10 @@
 import { UsageError } from '../errors.js';
 import { hasUnsafeCharacters, UNSAFE_CHARACTER } from '../output/sanitize.js';
 import { maskUrlText } from '../output/url-credentials.js';
+import { asciiUpperCase } from '../util/ascii.js';
+
+// Until every caller imports them from their own home.
+export { asciiLowerCase, asciiUpperCase } from '../util/ascii.js';
 
 /**
  * Currency symbols as the gateway writes them: ASCII letters and digits (BTC, USDT, USDC.e, 1INCH),
@@ -23,21 +27,6 @@ export function parseSymbol(text: string, what: string): string {
     throw new UsageError(`${what} must be a currency symbol such as BTC or USDT (got ${visibleArg(text, 30)})`);
   }
   return symbol;
-}
-
-/**
- * Upper-cased by ASCII rules only: a–z become A–Z and every other character stays as it is. The
- * one rule for currency symbols and the gateway's words (all ASCII), wherever gw compares them:
- * Unicode's rules (and NFKC) would fold "uſdt" (long s), "ＵＳＤＴ" (full width) or "uﬅ" (a
- * ligature) into USDT.
- */
-export function asciiUpperCase(text: string): string {
-  return text.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
-}
-
-/** Lower-cased by ASCII rules only (A–Z to a–z), as asciiUpperCase. */
-export function asciiLowerCase(text: string): string {
-  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 /** Free text the user gives (order id, description): one line, no control characters. */

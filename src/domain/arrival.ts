@@ -1,8 +1,8 @@
 // What arrived for a payment, read from the transactions the gateway reports — never from the
 // status word alone. The versioned API lists a payment's transfers in `txs[]` (payment information
-// and history, docs.oxapay.com "Payment Information"); its statuses page says `expired` may come
-// with funds that arrived after the expiry (docs.oxapay.com "Payment Status Table", and the
-// gateway's help pages disagree on whether `expired` means nothing arrived): so gw sums the
+// and history, docs/gateway.md §12); the gateway's own pages disagree on what `expired` means
+// (its status table: nothing arrived in time; a help-centre page: the full amount arrived after
+// the expiry; docs/gateway.md §15): so gw sums the
 // transactions, per coin, exactly, and compares them with what was owed in the coin paid. Nothing is
 // converted at any price. The legacy inquiry lists no transactions: under it, gw says it does not
 // know rather than guess.
@@ -17,7 +17,7 @@
 // JSON (added beside the gateway's fields; see toArrivalJson): "received" {COIN: "amount"} or null
 // (not reported), "expected" {COIN: "amount"} or null, "difference" {COIN: "expected − received"}
 // or null (not computable), "transactions" [...] or null (not reported).
-import { asciiLowerCase, asciiUpperCase } from '../cmdutil/args.js';
+import { asciiLowerCase, asciiUpperCase } from '../util/ascii.js';
 import type { PaymentInfo, PaymentTransaction, Scalar } from '../gateway/gateway.js';
 import type { OutputObject, OutputValue } from '../gateway/read.js';
 import { Decimal } from '../money/decimal.js';

@@ -2,7 +2,7 @@
 // sends anything (a usage error costs nothing, a bad payment does) and the sandbox enforces them
 // with the gateway's result codes. Source: the gateway's public documentation
 // (docs/gateway.md §1).
-import { asciiUpperCase } from '../cmdutil/args.js';
+import { asciiUpperCase } from '../util/ascii.js';
 import { Decimal } from '../money/decimal.js';
 
 /** lifeTime, in minutes. */

@@ -3,7 +3,7 @@
 // snake_case (paying, manual_accept, underpaid, refunding…) and the notifications' mixtures.
 // Sources: docs.oxapay.com (legacy "Payment Status" and v1 "Payment Status Table"). Used by `gw status`, `gw payments`,
 // `gw listen` and the sandbox, so a status means the same everywhere.
-import { asciiLowerCase } from '../cmdutil/args.js';
+import { asciiLowerCase } from '../util/ascii.js';
 
 export const PAYMENT_STATES = ['new', 'waiting', 'confirming', 'paid', 'underpaid', 'expired', 'late', 'failed', 'refunding', 'refunded', 'unknown'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];

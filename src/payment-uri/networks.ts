@@ -4,7 +4,7 @@
 // but never lenient about which chain is meant: text that names an unknown chain (for example
 // "Arbitrum Nova" or "Polygon zkEVM") stays unknown rather than being matched to a near neighbour,
 // and a token on an unknown network is never guessed onto a chain.
-import { asciiLowerCase, asciiUpperCase } from '../cmdutil/args.js';
+import { asciiLowerCase, asciiUpperCase } from '../util/ascii.js';
 
 export type NetworkId =
   | 'bitcoin'
