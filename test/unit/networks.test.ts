@@ -159,7 +159,7 @@ describe('matchNetwork and resolveAsset: the gateway names and keys', () => {
     if (id !== undefined && asset.kind !== 'unknown-network') expect(asset.network.id).toBe(id);
   });
 
-  it('covers every verbatim name of facts §3', () => {
+  it('covers every verbatim name of docs/gateway.md §3', () => {
     const names = new Set(VERBATIM_NAMES.map(([network]) => network));
     for (const name of [
       'Bitcoin Network',

@@ -110,7 +110,7 @@ describe('the result-code table', () => {
     expect(RESULT_CODES.filter((entry) => isGenericFailure(entry.code)).map((entry) => entry.code)).toEqual([131, 500]);
   });
 
-  it('the exit codes are the README sysexits and nothing else', () => {
+  it('the exit codes are the documented ones (docs/json-and-exit-codes.md) and nothing else', () => {
     const used = new Set(RESULT_CODES.map((entry) => entry.exitCode));
     expect([...used].sort((a, b) => a - b)).toEqual([0, 65, 69, 75, 77]);
   });
