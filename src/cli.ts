@@ -4,30 +4,9 @@
 import { Command, type CommanderError, Help, Option } from 'commander';
 import type { Factory, GlobalOptions } from './cmdutil/factory.js';
 import { helpWidthOf, wrapText } from './cmdutil/help.js';
+import { COMMANDS, type CommandRow, commandNamed } from './commands/registry.js';
 import { ExitCode, GwError, UsageError } from './errors.js';
 import { VERSION } from './version.js';
-
-type NewCmd = (f: Factory) => Command;
-
-/**
- * Every subcommand, in the order help lists them, each imported only when the command line needs
- * it: a command module's top level, and what it imports, would otherwise cost every run.
- */
-const SUBCOMMANDS: Record<string, () => Promise<NewCmd>> = {
-  init: async () => (await import('./commands/init.js')).newCmdInit,
-  currencies: async () => (await import('./commands/currencies.js')).newCmdCurrencies,
-  pay: async () => (await import('./commands/pay.js')).newCmdPay,
-  status: async () => (await import('./commands/status.js')).newCmdStatus,
-  payments: async () => (await import('./commands/payments.js')).newCmdPayments,
-  balance: async () => (await import('./commands/balance.js')).newCmdBalance,
-  rate: async () => (await import('./commands/rate.js')).newCmdRate,
-  config: async () => (await import('./commands/config.js')).newCmdConfig,
-  doctor: async () => (await import('./commands/doctor.js')).newCmdDoctor,
-  sandbox: async () => (await import('./commands/sandbox.js')).newCmdSandbox,
-  listen: async () => (await import('./commands/listen.js')).newCmdListen,
-  webhook: async () => (await import('./commands/webhook.js')).newCmdWebhook,
-  completion: async () => (await import('./commands/completion.js')).newCmdCompletion,
-};
 
 export const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 refused, 64 usage, 65 data rejected, 69 unavailable, 70 internal,
 73 cannot write file, 74 output lost, 75 temporary, 76 bad response, 77 key refused,
@@ -36,10 +15,10 @@ export const EXIT_CODES_HELP = `Exit codes: 0 ok, 1 refused, 64 usage, 65 data r
 13 late (funds arrived for an expired payment), 124 gave up waiting.`;
 
 /**
- * The root command wired to `f`, with every subcommand; or, given the command line, with only the
- * subcommand it names when that is all the parse needs (importing and building all thirteen is a
- * few ms of every run). Help, completion, and a line that names no known command get them all, so
- * help pages and "did you mean" suggestions are whole.
+ * The root command wired to `f`, with every command of the registry (src/commands/registry.ts), in
+ * its order; or, given the command line, with only the command it names when that is all the parse
+ * needs (importing and building them all is a few ms of every run). Help, completion, and a line
+ * that names no known command get them all, so help pages and "did you mean" suggestions are whole.
  */
 export async function newCmdRoot(f: Factory, argv?: readonly string[]): Promise<Command> {
   const program = new Command('gw')
@@ -81,20 +60,29 @@ ${wrapText(EXIT_CODES_HELP.replace(/\n/g, ' '), helpWidthOf(command))}
 `,
     );
   program.hook('preAction', (_root, command) => f.applyGlobals(command.optsWithGlobals<GlobalOptions>()));
-  const only = argv === undefined ? undefined : soleCommand(program, argv);
-  const load = only !== undefined && only !== 'completion' && Object.hasOwn(SUBCOMMANDS, only) ? SUBCOMMANDS[only] : undefined;
-  if (load !== undefined) {
-    program.addCommand((await load())(f));
+  const word = argv === undefined ? undefined : soleCommand(program, argv);
+  const only = word === undefined ? undefined : commandNamed(word);
+  if (only !== undefined && only.name !== 'completion') {
+    program.addCommand(await commandOf(only, f));
   } else {
-    const [newCmds, { newCmdComplete }] = await Promise.all([
-      Promise.all(Object.values(SUBCOMMANDS).map((load) => load())),
-      import('./commands/completion.js'),
-    ]);
-    for (const newCmd of newCmds) program.addCommand(newCmd(f));
+    const [commands, { newCmdComplete }] = await Promise.all([Promise.all(COMMANDS.map((row) => commandOf(row, f))), import('./commands/completion.js')]);
+    for (const command of commands) program.addCommand(command);
     program.addCommand(newCmdComplete(f, program), { hidden: true });
   }
   configure(program, f);
   return program;
+}
+
+/**
+ * A registry row's command (src/commands/registry.ts), its module imported now: the row's summary
+ * is its line in the root help and in completion, and its description unless the module gives a
+ * longer one for its own help.
+ */
+async function commandOf(row: CommandRow, f: Factory): Promise<Command> {
+  const command = (await row.load())(f).summary(row.summary);
+  if (command.description() === '') command.description(row.summary);
+  if (row.aliases !== undefined) command.aliases(row.aliases);
+  return command;
 }
 
 /**

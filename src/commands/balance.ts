@@ -16,7 +16,6 @@ export interface BalanceOptions {
 export function newCmdBalance(f: Factory, runF: (opts: BalanceOptions) => Promise<void> = balanceRun): Command {
   return withHelp(
     new Command('balance')
-      .description('show wallet balances (needs the payout key)')
       .argument('[currency]', 'only this currency, e.g. BTC')
       .action((currency: string | undefined) =>
         runF({ io: f.io, gateway: () => f.gateway(), currency: currency === undefined ? undefined : parseSymbol(currency, '[currency]') }),

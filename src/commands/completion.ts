@@ -27,10 +27,7 @@ export type Shell = (typeof SHELLS)[number];
 
 export function newCmdCompletion(f: Factory): Command {
   return withHelp(
-    new CommanderCommand('completion')
-      .description('print the shell completion script for bash, zsh or fish')
-      .argument('<shell>', SHELLS.join(', '))
-      .action((shell: string) => completionRun({ io: f.io, shell: parseShell(shell) })),
+    new CommanderCommand('completion').argument('<shell>', SHELLS.join(', ')).action((shell: string) => completionRun({ io: f.io, shell: parseShell(shell) })),
     {
       examples: [
         'source <(gw completion bash)     # this bash session',
@@ -247,7 +244,8 @@ export async function complete(program: Command, input: readonly string[], sourc
   const path = commandPath(command);
   const subs = subcommands(command);
   if (subs.length > 0 && positional === 0) {
-    const names = subs.map((c) => `${c.name()}\t${c.description()}`);
+    // The line the parent's help shows: a registry row's summary (src/commands/registry.ts).
+    const names = subs.map((c) => `${c.name()}\t${c.summary() || c.description()}`);
     if (command === program) names.push('help\tshow help for a command');
     return { candidates: names.filter((line) => line.startsWith(current)), files: false };
   }

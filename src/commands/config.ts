@@ -52,9 +52,7 @@ export function newCmdConfig(
   editF: (opts: ConfigEditOptions) => Promise<void> = configEditRun,
 ): Command {
   const command = withHelp(
-    new Command('config')
-      .description('show the configuration, where each value comes from and which files were read (keys masked); set, get or unset a value')
-      .action(() => runF({ io: f.io, report: () => f.configReport() })),
+    new Command('config').action(() => runF({ io: f.io, report: () => f.configReport() })),
     {
       examples: ['gw config', 'gw config --profile staging', 'gw config --json', 'gw config set baseUrl https://gateway.example', 'gw config set merchantKey'],
       json: '{"file": "/home/me/.config/gateway/config.yaml", "settings": {"baseUrl": {"value", "source", "problem"?} | null, …}, "files": [{"file", "level"}], "looked": […], "skipped": [{"file", "reason"}], "problems": […]}',

@@ -14,7 +14,6 @@ export interface CurrenciesOptions {
 export function newCmdCurrencies(f: Factory, runF: (opts: CurrenciesOptions) => Promise<void> = currenciesRun): Command {
   return withHelp(
     new Command('currencies')
-      .description('list the currencies the merchant accepts')
       .option('--legacy', 'use the legacy endpoint (POST /merchants/allowedCoins)')
       .action((flags: { legacy?: boolean }) => runF({ io: f.io, gateway: () => f.gateway(), endpoint: flags.legacy === true ? 'legacy' : 'default' })),
     {

@@ -53,19 +53,17 @@ export const MAX_CLOCK_SKEW_MS = 30_000;
 
 export function newCmdDoctor(f: Factory, runF: (opts: DoctorOptions) => Promise<void> = doctorRun): Command {
   return withHelp(
-    new Command('doctor')
-      .description('check the set-up: configuration, proxy, gateway reachable, TLS, each key, clock (for CI and support)')
-      .action(async () => {
-        const { rememberCurrencies } = await import('./completion.js');
-        return runF({
-          io: f.io,
-          clock: f.clock,
-          config: () => f.config(),
-          connect: (target, observer) => f.connect(target, observer),
-          proxyFor: (url) => f.proxyFor(url),
-          remember: (baseUrl, currencies) => rememberCurrencies(f.env, f.origin.home, baseUrl, currencies),
-        });
-      }),
+    new Command('doctor').action(async () => {
+      const { rememberCurrencies } = await import('./completion.js');
+      return runF({
+        io: f.io,
+        clock: f.clock,
+        config: () => f.config(),
+        connect: (target, observer) => f.connect(target, observer),
+        proxyFor: (url) => f.proxyFor(url),
+        remember: (baseUrl, currencies) => rememberCurrencies(f.env, f.origin.home, baseUrl, currencies),
+      });
+    }),
     {
       examples: ['gw doctor', 'gw doctor --profile shop', 'gw doctor --json --timeout 10 || exit 1', 'gw doctor --sandbox'],
       json: '{"ok": true | false, "exitCode": 0, "checks": [{"name": "config" | "proxy" | "gateway" | "tls" | "merchantKey" | "payoutKey" | "generalKey" | "clock", "status": "ok" | "fail" | "skip", "detail", "hint"?, "exitCode"?}]}',

@@ -56,7 +56,6 @@ const KEY_NAMES: Record<KeyKind, { setting: 'merchantKey' | 'payoutKey'; flag: s
 export function newCmdInit(f: Factory, runF: (opts: InitOptions) => Promise<void> = initRun): Command {
   return withHelp(
     new Command('init')
-      .description('set up gw: gateway URL (or the sandbox), keys checked live, profile; writes your user config file (0600)')
       .option('-y, --yes', 'ask nothing: take --base-url, --merchant-key, --payout-key, --profile or GATEWAY_* (also when stdin is not a terminal)')
       .option('--no-verify', 'write the keys without checking them against the gateway')
       .option('--port <n>', `with --sandbox: the port gw sandbox will listen on (default ${SANDBOX_PORT})`)

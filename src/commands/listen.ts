@@ -56,7 +56,6 @@ interface ListenFlags {
 
 export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<void> = listenRun): Command {
   const command = new Command('listen')
-    .description("receive the gateway's payment notifications on this machine: verify each signature, answer as the gateway requires, print each one")
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--path <path>', 'the path notifications are POSTed to (the callback URL’s path)', '/')

@@ -86,7 +86,6 @@ export interface PayOptions {
 
 export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> = payRun): Command {
   const command = new Command('pay')
-    .description('create a white-label payment and show it to the payer with a QR code')
     .argument('<amount>', 'amount to charge, a plain decimal such as 25 or 0.00038127')
     .argument('<currency>', 'currency of the amount: a coin (BTC, USDT) or fiat (USD, EUR)')
     .option('--pay-currency <sym>', 'coin the payer sends (default: <currency>)')

@@ -96,7 +96,6 @@ export function buildPaymentFilter(flags: PaymentsFlags, now: number): { filter:
 
 export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Promise<void> = paymentsRun): Command {
   const command = new Command('payments')
-    .description('list payments, newest first, with filters')
     .option('--status <state>', `only payments in this state: ${PAYMENT_STATES.filter((s) => s !== 'unknown').join(', ')}`)
     .option('--order-id <id>', 'only the payments of this order')
     .option('--track-id <id>', 'only this payment')

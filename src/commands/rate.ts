@@ -16,7 +16,6 @@ export interface RateOptions {
 export function newCmdRate(f: Factory, runF: (opts: RateOptions) => Promise<void> = rateRun): Command {
   return withHelp(
     new Command('rate')
-      .description('show the exchange rate between two cryptocurrencies')
       .argument('<from>', 'currency to convert from, e.g. BTC')
       .argument('<to>', 'currency to convert to, e.g. USDT')
       .action((from: string, to: string) => runF({ io: f.io, gateway: () => f.gateway(), from: parseSymbol(from, '<from>'), to: parseSymbol(to, '<to>') })),

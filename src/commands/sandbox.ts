@@ -57,7 +57,6 @@ export function newCmdSandbox(
   controlF: (opts: SandboxControlOptions) => Promise<void> = sandboxControlRun,
 ): Command {
   const command = new Command('sandbox')
-    .description('serve the embedded sandbox gateway (test keys, fake addresses, notifications to callback URLs) until interrupted')
     .option('--port <n>', 'port to listen on (default: a free one)')
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option(

@@ -51,7 +51,6 @@ export function parseTrackId(text: string, what = '<trackId>'): string {
 
 export function newCmdStatus(f: Factory, runF: (opts: StatusOptions) => Promise<void> = statusRun): Command {
   const command = new Command('status')
-    .description("show a payment's state; with --wait, follow it until it is paid, expires or fails")
     .argument('<trackId>', 'the track id gw pay printed')
     .option('--wait', 'follow the payment until it ends (exit 0 only when paid)')
     .option('--wait-timeout <duration>', 'stop waiting after this long, e.g. 90s, 10m, 2h (implies --wait; exit 124)')

@@ -190,7 +190,6 @@ export function newCmdWebhook(
   });
 
   return new Command('webhook')
-    .description('check and send payment notifications (webhooks): verify a signature, test your receiver')
     .addCommand(verify)
     .addCommand(send)
     .action(() => {
