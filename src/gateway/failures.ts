@@ -9,7 +9,7 @@
 //   wants credentials or refused the tunnel with a 4xx, an answer that is not HTTP.
 import { ExitCode, GwError } from '../errors.js';
 import { oneLine } from '../output/sanitize.js';
-import type { ConnectFailure, ConnectStage } from './connector.js';
+import type { ConnectFailure, ConnectStage } from './connect-stage.js';
 import { proxyLabel, type ProxyConfig } from './proxy.js';
 import { describeTlsFailure } from './tls-errors.js';
 
@@ -269,7 +269,7 @@ export function proxyAuthError(proxy: ProxyConfig): TransportError {
       );
 }
 
-/** True for a ConnectFailure (without importing the class: it lives in the connector). */
+/** True for a ConnectFailure (without importing the class: it lives in connect-stage.ts, with the connector). */
 export function isConnectFailure(error: unknown): error is ConnectFailure {
   return error instanceof Error && error.name === 'ConnectFailure';
 }

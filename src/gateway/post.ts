@@ -10,7 +10,7 @@
 // dropped up to DRAIN_LIMIT, where reading stops. Failures are values the caller reports, never
 // thrown errors.
 import { ExitCode, GwError } from '../errors.js';
-import type { ConnectFailure } from './connector.js';
+import type { ConnectFailure } from './connect-stage.js';
 import type { ProxyConfig } from './proxy.js';
 import { describeTlsFailure, type TlsPeer } from './tls-errors.js';
 import { Transport, TransportError } from './transport.js';

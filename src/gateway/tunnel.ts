@@ -4,7 +4,7 @@
 // with the gateway follows inside it); anything else is a ConnectFailure of stage 'tunnel'.
 // Loaded only when a proxy applies to an https:// gateway.
 import type { Socket } from 'node:net';
-import { ConnectFailure, runStage, type ConnectTarget } from './connector.js';
+import { ConnectFailure, runStage, type ConnectTarget } from './connect-stage.js';
 import type { ProxyConfig } from './proxy.js';
 
 /** The longest CONNECT answer head read before giving up on the proxy. */

@@ -3,7 +3,7 @@
 // and what to do), and the CONNECT helpers of src/gateway/tunnel.ts.
 import { describe, expect, it } from 'vitest';
 import { ExitCode, terminated } from '../../src/errors.js';
-import { ConnectFailure, type ConnectStage } from '../../src/gateway/connector.js';
+import { ConnectFailure, type ConnectStage } from '../../src/gateway/connect-stage.js';
 import {
   abortedError,
   connectFailureError,
