@@ -148,11 +148,17 @@ function impossiblePaging(answer: PaymentPage, asked: number): string | undefine
   return undefined;
 }
 
-/** A failure of a page after the first: the deadline (or the gateway's rate limit) stops the reading; interruptions end the command. */
+/**
+ * A failure of a page after the first: the deadline (or the gateway's rate limit) stops the reading;
+ * so do Ctrl-C and SIGTERM, whose failure is kept (exit 130/143) so the payments read are still
+ * printed whole, a streamed --json document closed with "complete": false.
+ */
 function stopFor(error: unknown): GwError {
-  if (!(error instanceof GwError) || error.exitCode === ExitCode.INTERRUPTED || error.exitCode === ExitCode.TERMINATED) throw error;
+  if (!(error instanceof GwError)) throw error;
   return error;
 }
+
+const isInterruption = (error: GwError): boolean => error.exitCode === ExitCode.INTERRUPTED || error.exitCode === ExitCode.TERMINATED;
 
 interface Walk {
   /** Matching payments read, in order, each track id once. */
@@ -232,6 +238,9 @@ async function walk(
       const failure = stopFor(error);
       if (failure.exitCode === ExitCode.TEMPFAIL) {
         out.incomplete = `stopped before page ${n} of ${last.pages}: ${failure.message}`;
+      } else if (isInterruption(failure)) {
+        out.incomplete = `stopped before page ${n} of ${last.pages}`;
+        out.failure = failure;
       } else {
         out.incomplete = `page ${n} of ${last.pages} could not be read`;
         out.failure = failure;
