@@ -7,7 +7,7 @@
 // rest goes through Node's stream, which waits for the pipe. Any other error (EPIPE: the reader
 // went away; ENOSPC: disk full) goes to the write's callback, as a stream reports it.
 import { fstatSync, fsync, readFileSync, statSync, writeSync } from 'node:fs';
-import type { OutStream } from './iostreams.js';
+import type { OutStream } from './streams.js';
 
 export class FdStream implements OutStream {
   readonly isTTY = false;

@@ -19,26 +19,9 @@ import { loadColor, paletteFor, type Palette } from './palette.js';
 import { truncateVisible, visibleWidth } from './cells.js';
 import type { Prompter } from './prompter.js';
 import { scrubSecrets, terminalSafe } from './sanitize.js';
+import type { InStream, OutStream } from './streams.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-export interface OutStream {
-  write(chunk: string, callback?: (error?: Error | null) => void): boolean;
-  on?(event: 'error', listener: (error: Error) => void): unknown;
-  /** Makes what was written durable (fsync on a regular file; nothing to do elsewhere). */
-  sync?(callback: (error?: Error | null) => void): void;
-  isTTY?: boolean | undefined;
-  /** The descriptor looks closed: writes succeed and go nowhere (FdStream.looksClosed). */
-  readonly looksClosed?: boolean;
-  columns?: number | undefined;
-  rows?: number | undefined;
-}
-
-export interface InStream {
-  isTTY?: boolean | undefined;
-  /** The bytes piped in (a Readable is one): what readStdin and readInput read; a terminal's keys are read by the Prompter instead. */
-  [Symbol.asyncIterator]?(): AsyncIterator<unknown>;
-}
 
 export interface IOStreamsOptions {
   stdout: OutStream;

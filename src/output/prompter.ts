@@ -3,7 +3,7 @@
 // drawing on stderr, so stdout keeps only the command's data); tests give a scripted one
 // (test/support/prompter.ts). Ctrl-C while a question is open is exit 130, with nothing written.
 import { interrupted } from '../errors.js';
-import type { InStream, OutStream } from './iostreams.js';
+import type { InStream, OutStream } from './streams.js';
 
 export interface PromptChoice<T> {
   name: string;

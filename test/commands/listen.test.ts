@@ -5,7 +5,8 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenRun, type ListenKeys, type ListenOptions } from '../../src/commands/listen.js';
 import { ManualClock } from '../../src/cmdutil/clock.js';
-import { IOStreams, type OutStream, type TestIO } from '../../src/output/iostreams.js';
+import { IOStreams, type TestIO } from '../../src/output/iostreams.js';
+import type { OutStream } from '../../src/output/streams.js';
 import { freePort, hmacOf, send as post, startReceiver, type Receiver } from '../support/notifications.js';
 
 /** Posts, then lets the receiver print (it writes its lines once per turn of the event loop). */

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/cmdutil/clock.js';
 import { buildPaymentRequest, type PayOptions, payRun } from '../../src/commands/pay.js';
 import { ExitCode } from '../../src/errors.js';
-import { IOStreams, type OutStream } from '../../src/output/iostreams.js';
+import { IOStreams } from '../../src/output/iostreams.js';
+import type { OutStream } from '../../src/output/streams.js';
 import { FakeGateway, tronPayment } from '../support/fake-gateway.js';
 import { gwFailure } from '../support/rejection.js';
 

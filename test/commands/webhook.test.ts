@@ -11,7 +11,8 @@ import type { ListenKeys } from '../../src/commands/listen.js';
 import { signatureFromHeaderText, webhookSendRun, webhookVerifyRun, type WebhookSendOptions } from '../../src/commands/webhook.js';
 import { ManualClock } from '../../src/cmdutil/clock.js';
 import { ConfigError, deadlinePassed, type GwError, terminated } from '../../src/errors.js';
-import { IOStreams, type OutStream, type TestIO } from '../../src/output/iostreams.js';
+import { IOStreams, type TestIO } from '../../src/output/iostreams.js';
+import type { OutStream } from '../../src/output/streams.js';
 import { freePort, hmacOf, startReceiver, type Receiver } from '../support/notifications.js';
 
 const MERCHANT = 'Zk3LqP9x-W2mVb7Rt-Hy6NcT1s';
