@@ -16,9 +16,9 @@ import type { QrCharset, QrTheme, TerminalQrOptions } from '../qr/terminal.js';
 import { realStream } from './fd-stream.js';
 import { toJson } from './json.js';
 import { loadColor, paletteFor, type Palette } from './palette.js';
-import { truncateVisible, visibleWidth } from './cells.js';
 import type { Prompter } from './prompter.js';
 import { scrubSecrets, terminalSafe } from './sanitize.js';
+import { CLEAR_LINE, CLEAR_SCREEN, fitLiveLine, RedrawnBlock } from './screen.js';
 import type { InStream, OutStream } from './streams.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -108,8 +108,8 @@ export class IOStreams {
   #stdoutError: NodeJS.ErrnoException | undefined;
   #pending = 0;
   #drained: Array<() => void> = [];
-  /** The lines drawScreen() last drew, and the terminal size then. */
-  #screen: { given: readonly string[]; lines: readonly string[]; width: number; height: number } | undefined;
+  /** The block drawScreen() last drew, redrawn in place. */
+  readonly #screen = new RedrawnBlock();
   /** Whether a live line is on stderr (liveLine), to clear before anything else is written there. */
   #liveLine = false;
 
@@ -309,8 +309,8 @@ export class IOStreams {
   /** Clears the terminal's screen (not its scrollback) and homes the cursor; only where canRedraw(). */
   clearScreen(): void {
     if (!this.canRedraw()) return;
-    this.out('\u001b[H\u001b[2J');
-    this.#screen = undefined;
+    this.out(CLEAR_SCREEN);
+    this.#screen.forget();
   }
 
   /**
@@ -325,54 +325,18 @@ export class IOStreams {
       this.out(lines.length === 0 ? '' : `${lines.join('\n')}\n`);
       return;
     }
-    const [width, height] = [this.width(), this.height()];
-    // A line wider than the terminal would wrap and put the cursor arithmetic off: never. (A line
-    // drawn last time at this width was checked then.)
-    const last = this.#screen?.width === width ? this.#screen : undefined;
-    const fitted = lines.map((line, i) =>
-      last?.given[i] === line ? (last.lines[i] ?? line) : visibleWidth(line) < width ? line : truncateVisible(line, width - 1),
-    );
-    let before = this.#screen?.lines;
-    let text = '';
-    if (before !== undefined && (this.#screen?.width !== width || this.#screen.height !== height)) {
-      // The terminal was resized: the old block may have reflowed.
-      if (options.clear === true) text += '\u001b[H\u001b[2J';
-      before = undefined;
-    }
-    let first = 0;
-    if (before !== undefined) {
-      while (first < before.length && first < fitted.length && before[first] === fitted[first]) first++;
-      // The first changed line must still be on the screen to be reached by moving up.
-      if (before.length - first > height - 1) {
-        if (options.clear === true) text += '\u001b[H\u001b[2J';
-        before = undefined;
-        first = 0;
-      }
-    }
-    if (before === undefined) {
-      text += fitted.map((line) => `${line}\n`).join('');
-    } else if (first < before.length || first < fitted.length) {
-      const up = before.length - first;
-      text += up > 0 ? `\r\u001b[${up}A` : '\r';
-      for (let i = first; i < fitted.length; i++) text += before[i] === fitted[i] ? '\u001b[1B' : `\u001b[2K${fitted[i]}\n`;
-      text += '\u001b[J';
-    }
-    this.#screen = { given: [...lines], lines: fitted, width, height };
-    this.out(text);
+    this.out(this.#screen.redraw(lines, this.width(), this.height(), options.clear === true));
   }
 
   /** Forgets the drawn screen: what is written next goes below it and is never redrawn. */
   endScreen(): void {
-    this.#screen = undefined;
+    this.#screen.forget();
   }
 
   /** A one-line status on stderr, redrawn in place (only where canAnimate(), never in JSON mode). */
   liveLine(text: string): void {
     if (!this.canAnimate() || this.#json) return;
-    const room = Math.max(1, this.width() - 1);
-    const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
-    const fitted = [...plain].length <= room ? text : `${[...plain].slice(0, room - 1).join('')}…`;
-    this.#write(this.options.stderr, `\r\u001b[2K${fitted}`, false);
+    this.#write(this.options.stderr, `${CLEAR_LINE}${fitLiveLine(text, this.width())}`, false);
     this.#liveLine = true;
   }
 
@@ -380,7 +344,7 @@ export class IOStreams {
   endLiveLine(): void {
     if (!this.#liveLine) return;
     this.#liveLine = false;
-    this.#write(this.options.stderr, '\r\u001b[2K', false);
+    this.#write(this.options.stderr, CLEAR_LINE, false);
   }
 
   // --- Reading ----------------------------------------------------------------------------------
