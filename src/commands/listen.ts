@@ -15,6 +15,7 @@ import type { ProxyEnv } from '../gateway/proxy.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
 import { Untrusted } from '../output/untrusted.js';
+import { amountsWords, type Arrival } from '../domain/arrival.js';
 import { notificationArrival } from '../domain/notification-arrival.js';
 import type { Amount } from '../notifications/decode.js';
 import type { ListenerLimits, ListenerOptions, Receipt } from '../notifications/listener.js';
@@ -428,6 +429,22 @@ function amountText(amount: Amount | null, currency: Untrusted | null): string |
   return currency === null ? `${amount}` : `${amount} ${currency.line(20)}`;
 }
 
+/**
+ * "received 0.0005 BTC", summed from the notification's transactions (a confirming one labelled),
+ * when it lists any; undefined when it lists none or does not say (legacy notifications).
+ */
+function receivedWords(arrival: Arrival): string | undefined {
+  if (arrival.received === null || (arrival.transactions?.length ?? 0) === 0) return undefined;
+  const total = amountsWords(arrival.received);
+  let words = `received ${total}`;
+  if (arrival.unconfirmed.size > 0) {
+    const unconfirmed = amountsWords(arrival.unconfirmed);
+    words += unconfirmed === total ? ' (not confirmed yet)' : ` (${unconfirmed} not confirmed yet)`;
+  }
+  if (arrival.incomplete) words += ', and a transaction whose amount gw could not read';
+  return words;
+}
+
 /** One line per request (or one NDJSON object with --json). */
 function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
   if (io.json) {
@@ -491,8 +508,12 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
       parts.push(s.gatewayStatus === null ? 'no status' : `${state === 'paid' ? c.bold(state) : state} (${s.gatewayStatus.line(30)})`);
       const amount = amountText(s.amount, s.currency);
       if (amount !== undefined) parts.push(amount);
-      const paid = amountText(s.payAmount, s.payCurrency);
+      // What arrived, from the transactions (confirming and failed ones told apart); a pay amount
+      // only when the body states one (a v1 body's would be its transactions summed again).
+      const received = arrived === undefined ? undefined : receivedWords(arrived.arrival);
+      const paid = received !== undefined && s.payAmountFromTxs ? undefined : amountText(s.payAmount, s.payCurrency);
       if (paid !== undefined) parts.push(`pay ${paid}`);
+      if (received !== undefined) parts.push(received);
       if (s.orderId !== null) parts.push(`order ${s.orderId.line(40)}`);
     }
     let line = parts.join('  ');

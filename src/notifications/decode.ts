@@ -28,6 +28,8 @@ export interface NotificationSummary {
   /** Legacy payAmount; v1: what the transactions received. */
   payAmount: Amount | null;
   payCurrency: Untrusted | null;
+  /** The body states no pay amount: payAmount is what its transactions received (v1). */
+  payAmountFromTxs: boolean;
   orderId: Untrusted | null;
 }
 
@@ -213,7 +215,8 @@ function summarise(fields: Fields): NotificationSummary {
   let payAmount = amount(get(fields, 'payAmount', 'pay_amount'));
   let payCurrency = text(get(fields, 'payCurrency', 'pay_currency'));
   const txs = get(fields, 'txs');
-  if (payAmount === null && Array.isArray(txs) && txs.length > 0) {
+  const payAmountFromTxs = payAmount === null && Array.isArray(txs) && txs.length > 0;
+  if (payAmountFromTxs) {
     const items = txs.filter((t): t is Fields => typeof t === 'object' && t !== null && !Array.isArray(t) && !isLosslessNumber(t));
     payAmount = sumReceived(items);
     payCurrency ??= text(items[0] === undefined ? undefined : get(items[0], 'currency'));
@@ -228,6 +231,7 @@ function summarise(fields: Fields): NotificationSummary {
     currency: text(get(fields, 'currency')),
     payAmount,
     payCurrency,
+    payAmountFromTxs,
     orderId: text(get(fields, 'orderId', 'order_id')),
   };
 }

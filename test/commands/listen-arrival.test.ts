@@ -26,8 +26,8 @@ afterEach(async () => {
   stop = undefined;
 });
 
-async function listen(): Promise<{ url: string; t: TestIO }> {
-  const t = IOStreams.test({ json: true, color: false });
+async function listen(json = true): Promise<{ url: string; t: TestIO }> {
+  const t = IOStreams.test({ json, color: false });
   const abort = new AbortController();
   const done = listenRun({
     io: t.io,
@@ -43,8 +43,9 @@ async function listen(): Promise<{ url: string; t: TestIO }> {
     abort.abort();
     await done;
   };
-  await expect.poll(() => /http:\/\/127\.0\.0\.1:\d+\/hooks/.exec(t.stdout())?.[0]).toBeTruthy();
-  return { url: (/http:\/\/127\.0\.0\.1:\d+\/hooks/.exec(t.stdout()) as RegExpExecArray)[0], t };
+  // The listening line: on stdout with --json, on stderr otherwise.
+  await expect.poll(() => /http:\/\/127\.0\.0\.1:\d+\/hooks/.exec(t.stdout() + t.stderr())?.[0]).toBeTruthy();
+  return { url: (/http:\/\/127\.0\.0\.1:\d+\/hooks/.exec(t.stdout() + t.stderr()) as RegExpExecArray)[0], t };
 }
 
 async function record(body: string): Promise<Record<string, unknown>> {
@@ -96,5 +97,49 @@ describe('gw listen --json: what arrived', () => {
 
   it('a legacy notification lists no transactions: not reported (null), and expired stays expired', async () => {
     expect(await record(LEGACY_EXPIRED)).toMatchObject({ status: 'expired', received: null, difference: null, transactions: null });
+  });
+});
+
+describe('gw listen: the line says what arrived', () => {
+  async function line(body: string): Promise<string> {
+    const { url, t } = await listen(false);
+    expect((await post(url, body, { HMAC: hmacOf(MERCHANT, body) })).status).toBe(200);
+    await expect
+      .poll(
+        () =>
+          t
+            .stdout()
+            .split('\n')
+            .filter((l) => l.includes('verified')).length,
+      )
+      .toBe(1);
+    return t
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('verified')) as string;
+  }
+
+  it('late: the state, then the received total read from its transactions', async () => {
+    expect(await line(V1_LATE)).toMatch(/ {2}late \(Expired\) {2}0\.0005 BTC {2}received 0\.0005 BTC {2}order ORD-12345$/);
+  });
+
+  it('underpaid: what was received, not the amount asked (nor a "pay" amount that is the received one)', async () => {
+    expect(await line(V1_UNDERPAID)).toMatch(/ {2}underpaid \(Underpaid\) {2}0\.0005 BTC {2}received 0\.0004 BTC {2}order ORD-12346$/);
+  });
+
+  it('legacy (no transactions listed): no received total is made up', async () => {
+    expect(await line(LEGACY_EXPIRED)).not.toContain('received');
+  });
+});
+
+describe('gw listen: a failed transaction is not received', () => {
+  it('counts only the confirmed one', async () => {
+    const body =
+      '{"track_id":"151811889","status":"Paid","type":"invoice","amount":10,"currency":"USDT","order_id":"O-9",' +
+      '"txs":[{"tx_hash":"a1","received_amount":10,"currency":"USDT","status":"confirmed"},{"tx_hash":"b2","received_amount":10,"currency":"USDT","status":"failed"}]}';
+    const { url, t } = await listen(false);
+    expect((await post(url, body, { HMAC: hmacOf(MERCHANT, body) })).status).toBe(200);
+    await expect.poll(() => t.stdout().includes('verified')).toBe(true);
+    expect(t.stdout()).toMatch(/ {2}paid \(Paid\) {2}10 USDT {2}received 10 USDT {2}order O-9\n$/);
   });
 });

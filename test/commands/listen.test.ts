@@ -99,7 +99,9 @@ describe('listenRun: verified notifications', () => {
     expect((await send(r.url, V1, { hmac: hmacOf(MERCHANT, V1) })).status).toBe(200);
     expect((await send(r.url, PAYOUT_BODY, { HmAc: hmacOf(PAYOUT, PAYOUT_BODY) })).status).toBe(200);
     const [v1, payout] = lines(r.t);
-    expect(v1).toMatch(/verified {7}invoice {2}151811887 {2}confirming \(Paying\) {2}10 USDT {2}pay 9\.98 USDT {2}order ORD-12345$/);
+    // A v1 body states no pay amount: what its transactions received is said as such (no "pay 9.98
+    // USDT", which read as the amount owed), the confirming one labelled.
+    expect(v1).toMatch(/verified {7}invoice {2}151811887 {2}confirming \(Paying\) {2}10 USDT {2}received 9\.98 USDT \(not confirmed yet\) {2}order ORD-12345$/);
     expect(payout).toMatch(/verified {7}payout {2}555 {2}confirming \(Confirming\) {2}10\.50 USDT$/);
   });
 
