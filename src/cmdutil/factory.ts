@@ -24,7 +24,7 @@ import type { TransportObserver } from '../gateway/transport.js';
 import type { IOStreams } from '../output/iostreams.js';
 import type { RunningSandbox } from '../sandbox/options.js';
 import { VERSION } from '../version.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from '../util/clock.js';
 
 /** Options every command accepts (Commander's globals). */
 export interface GlobalOptions extends ConfigFlags {

@@ -10,7 +10,7 @@ import type { PaymentState } from '../domain/payment-status.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { agoWords, localClock, timeLeftWords } from '../output/time.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 import { DEFAULT_SETTLE_SECONDS } from '../sandbox/options.js';
 import { waitForPayment, type WaitEnding, type WaitPolicy, type WaitProgress } from './wait.js';
 

@@ -34,7 +34,7 @@ import { Decimal } from '../money/decimal.js';
 import { shellQuote } from '../output/sanitize.js';
 import { durationWords, parseTimestamp } from '../output/time.js';
 import { Untrusted } from '../output/untrusted.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 
 export interface WaitPolicy {
   /** First interval between polls, its growth factor and its cap. */

@@ -5,7 +5,7 @@
 // the first failing check in the order shown (the most fundamental failure); --json prints the
 // same as one document.
 import { Command } from 'commander';
-import type { Clock } from '../cmdutil/clock.js';
+import type { Clock } from '../util/clock.js';
 import type { Factory, GatewayTarget } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { describeSource, type ResolvedConfig, type Setting, type Source } from '../config/resolve.js';

@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { checkUrlText, parseOrderId, parseSymbol, parseText } from '../cmdutil/args.js';
-import type { Clock } from '../cmdutil/clock.js';
+import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';

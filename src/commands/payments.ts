@@ -5,7 +5,7 @@
 // page as it is read, and stops (exit 74) when stdout can no longer take it.
 import { Command } from 'commander';
 import { parseSymbol, parseText } from '../cmdutil/args.js';
-import type { Clock } from '../cmdutil/clock.js';
+import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';

@@ -7,7 +7,7 @@
 // when the wait gave up and 130 on Ctrl-C (src/cmdutil/wait.ts).
 import { Command } from 'commander';
 import { parseText } from '../cmdutil/args.js';
-import type { Clock } from '../cmdutil/clock.js';
+import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';

@@ -10,7 +10,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { Command } from 'commander';
 import { parseSymbol, parseText } from '../cmdutil/args.js';
-import type { Clock } from '../cmdutil/clock.js';
+import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { isFiat } from '../domain/payment-rules.js';

@@ -48,7 +48,7 @@ import {
 } from './failures.js';
 import { proxyLabel, type ProxyConfig } from './proxy.js';
 import { certificateDate, certificateNames } from './tls-errors.js';
-import { systemClock, type Clock } from '../cmdutil/clock.js';
+import { systemClock, type Clock } from '../util/clock.js';
 
 export { TransportError, type Delivery } from './failures.js';
 export { retryAfterMs } from './retry-after.js';

@@ -4,7 +4,7 @@
 // exit code of the first failing check. Traffic only to 127.0.0.1.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { makeCertificates, type TestCertificates } from '../support/certificates.js';
 import { emptyDir, runGw } from '../support/cli.js';

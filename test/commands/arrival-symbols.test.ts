@@ -2,7 +2,7 @@
 // (and NFKC) would read a transaction in "uſdt" (long s) as USDT, and a payment the gateway calls
 // "ｐａｉｄ" (full width) as paid: both must stay what they are, something gw does not know.
 import { describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { statusRun, type StatusOptions } from '../../src/commands/status.js';
 import type { GwError } from '../../src/errors.js';
 import type { PaymentInfo } from '../../src/gateway/gateway.js';

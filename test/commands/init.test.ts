@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initRun, type InitOptions } from '../../src/commands/init.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { IOStreams } from '../../src/output/iostreams.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { emptyDir } from '../support/cli.js';

@@ -1,7 +1,7 @@
 // gw pay's output is the only record of the payment it created: output that did not arrive is exit
 // 74 naming the payment (one line, its track id), never exit 0, also with --wait (before waiting).
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { buildPaymentRequest, type PayOptions, payRun } from '../../src/commands/pay.js';
 import { ExitCode } from '../../src/errors.js';
 import { IOStreams } from '../../src/output/iostreams.js';

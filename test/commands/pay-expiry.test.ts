@@ -2,7 +2,7 @@
 // payment shows "Expires unknown (the gateway sent …)", with a warning, and is never called
 // "already expired" with a hint to check this machine's clock.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { buildPaymentRequest, type PayOptions, payRun } from '../../src/commands/pay.js';
 import { ExitCode } from '../../src/errors.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';

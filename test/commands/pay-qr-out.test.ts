@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { buildPaymentRequest, type PayOptions, payRun } from '../../src/commands/pay.js';
 import { ExitCode } from '../../src/errors.js';
 import type { PaymentRequest } from '../../src/gateway/gateway.js';

@@ -2,7 +2,7 @@
 // so what arrived is compared with the creation answer's; funds on an expired payment end the wait
 // as LATE (exit 13), on the counter screen, in the plain lines and in the one JSON document.
 import { describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { buildPaymentRequest, payRun, type PayOptions } from '../../src/commands/pay.js';
 import type { GwError } from '../../src/errors.js';
 import type { PaymentInfo } from '../../src/gateway/gateway.js';

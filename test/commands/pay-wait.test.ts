@@ -1,6 +1,6 @@
 // gw pay --wait and --reuse-if-exists, with a fake gateway and a ManualClock.
 import { describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { buildPaymentRequest, payRun, type PayOptions } from '../../src/commands/pay.js';
 import { ExitCode, GwError, interrupted } from '../../src/errors.js';
 import type { PaymentFilter, PaymentInfo, PaymentPage } from '../../src/gateway/gateway.js';

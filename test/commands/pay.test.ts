@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { buildPaymentRequest, type PayOptions, payRun } from '../../src/commands/pay.js';
 import { ExitCode, GwError, UsageError } from '../../src/errors.js';
 import { TransportError } from '../../src/gateway/transport.js';

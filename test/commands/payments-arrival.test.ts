@@ -2,7 +2,7 @@
 // number of transactions; --json rows carry the same received/expected/difference/transactions
 // fields as gw status --json. The legacy history lists no transactions: "unreported", null.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { paymentsRun, type PaymentsOptions } from '../../src/commands/payments.js';
 import type { PaymentInfo } from '../../src/gateway/gateway.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';

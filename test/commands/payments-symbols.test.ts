@@ -1,7 +1,7 @@
 // The payments filters compare currency symbols by ASCII rules: a row the gateway labels "uſd"
 // (long s) or "ＵＳＤ" (full width) is not a USD payment, whatever Unicode folding makes of it.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { paymentsRun, type PaymentsOptions } from '../../src/commands/payments.js';
 import type { PaymentPage } from '../../src/gateway/gateway.js';
 import { IOStreams } from '../../src/output/iostreams.js';

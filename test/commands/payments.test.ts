@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { buildPaymentFilter, MAX_PAGES, paymentsRun, type PaymentsOptions } from '../../src/commands/payments.js';
 import { ExitCode, GwError, UsageError } from '../../src/errors.js';
 import type { HistoryFilterName, PaymentFilter, PaymentInfo, PaymentPage } from '../../src/gateway/gateway.js';

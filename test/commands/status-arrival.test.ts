@@ -3,7 +3,7 @@
 // (test/support/v1-payment-info.ts: the gateway's published payment-information shape) in both
 // output modes, and the legacy inquiry, which lists no transactions.
 import { describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { statusRun, type StatusOptions } from '../../src/commands/status.js';
 import { ExitCode, type GwError } from '../../src/errors.js';
 import type { PaymentInfo } from '../../src/gateway/gateway.js';

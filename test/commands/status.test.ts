@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { parseTrackId, statusRun, type StatusOptions } from '../../src/commands/status.js';
 import { ExitCode, GwError, interrupted, UsageError } from '../../src/errors.js';
 import type { PaymentInfo } from '../../src/gateway/gateway.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ListenKeys } from '../../src/commands/listen.js';
 import { signatureFromHeaderText, webhookSendRun, webhookVerifyRun, type WebhookSendOptions } from '../../src/commands/webhook.js';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { ConfigError, deadlinePassed, type GwError, terminated } from '../../src/errors.js';
 import { IOStreams, type TestIO } from '../../src/output/iostreams.js';
 import type { OutStream } from '../../src/output/streams.js';

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../src/cli.js';
-import { ManualClock, type Clock } from '../../src/cmdutil/clock.js';
+import { ManualClock, type Clock } from '../../src/util/clock.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';
 

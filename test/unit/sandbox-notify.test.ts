@@ -3,7 +3,7 @@
 // payment, resend, stopping; the creation change from the gateway; the stand-in state control;
 // and the /_sandbox control routes over real HTTP on 127.0.0.1.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import type { PostResult } from '../../src/gateway/post.js';
 import type { PaymentChange, PaymentSnapshot } from '../../src/sandbox/events.js';
 import { SandboxEvents } from '../../src/sandbox/events.js';

@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { ExitCode, GwError, ProtocolError } from '../../src/errors.js';
 import {
   backoffMs,

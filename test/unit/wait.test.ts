@@ -1,6 +1,6 @@
 // The wait loop (src/cmdutil/wait.ts) with a ManualClock and a scripted gateway: no real sleeps.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { endingFailure, failureKind, stateExitCode, stateFailure, waitForPayment, WAIT_POLICY, type WaitOptions } from '../../src/cmdutil/wait.js';
 import { ExitCode, GwError, interrupted, terminated } from '../../src/errors.js';
 import { TransportError } from '../../src/gateway/transport.js';
