@@ -16,23 +16,6 @@
 // - any failure to read, use or write it is ignored, and GW_CODE_CACHE=0 turns it off.
 'use strict';
 
-/** The commands that get a code cache of their own; any other command line shares "other". */
-const COMMANDS = new Set([
-  'init',
-  'currencies',
-  'pay',
-  'status',
-  'payments',
-  'balance',
-  'rate',
-  'config',
-  'doctor',
-  'sandbox',
-  'listen',
-  'webhook',
-  'completion',
-]);
-
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   printVersion();
@@ -77,7 +60,9 @@ function load() {
     .join(' ')
     .replace(/[^A-Za-z0-9=-]+/g, '_')
     .slice(0, 60);
-  const command = args.find((arg) => COMMANDS.has(arg)) ?? 'other';
+  const commands = commandsOf(source);
+  const word = args.find((arg) => Object.hasOwn(commands, arg));
+  const command = word === undefined ? 'other' : commands[word];
   const variant = `${command}${args.includes('--sandbox') ? '-sandbox' : ''}`;
   const cacheFile = `${bundle}.${process.version}-${process.arch}${flags ? `-${flags}` : ''}.${variant}.cache`;
   let cachedData;
@@ -113,4 +98,19 @@ function load() {
   mod.filename = bundle;
   mod.paths = Module._nodeModulePaths(path.dirname(bundle));
   script.runInThisContext()(mod.exports, Module.createRequire(bundle), mod, bundle, path.dirname(bundle));
+}
+
+/**
+ * The commands that get a code cache of their own, each word that names one (its name or an alias)
+ * with its name: the bundle's first line, `//gw-commands {"init":"init",…}`, which the build writes
+ * from the command registry (src/commands/registry.ts). Any other command line shares "other".
+ */
+function commandsOf(source) {
+  const prefix = '//gw-commands ';
+  if (!source.startsWith(prefix)) return {};
+  try {
+    return JSON.parse(source.slice(prefix.length, source.indexOf('\n')));
+  } catch {
+    return {};
+  }
 }

@@ -37,7 +37,7 @@
 // FAILS if a target file no longer exists, no longer contains what the stub or patch was written
 // against, or was not part of the bundle at all (a STUBS/PATCHES entry that matched nothing).
 // Written against undici 7.30.2; when an upgrade trips a check, re-read the file and update.
-import { build, context } from 'esbuild';
+import { build, context, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -363,6 +363,25 @@ const inputs = readable ? undefined : buildInputs();
 if (process.argv.includes('--if-changed') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === `${inputs} ${bundleMark()}`) process.exit(0);
 rmSync(STAMP, { force: true });
 
+/**
+ * The launcher's list of commands (bin/gw.cjs picks a command's V8 code cache by it, before it
+ * compiles the bundle): every word that names a command, and that command's name, as the command
+ * registry (src/commands/registry.ts) has them. It goes into the bundle's first line,
+ * `//gw-commands {"init":"init",…}`, which the launcher reads anyway: no other file to open, and
+ * `gw --version` reads nothing of it. (`npm run dev` writes it once, when it starts.)
+ */
+const COMMANDS_BANNER = '//gw-commands ';
+async function launcherCommands() {
+  const { code } = await transform(readFileSync(new URL('../src/commands/registry.ts', import.meta.url), 'utf8'), { loader: 'ts', format: 'esm' });
+  const registry = await import(`data:text/javascript,${encodeURIComponent(code)}`);
+  // Words become the names of cache files, and one word names one command.
+  const words = registry.COMMANDS.flatMap((row) => [row.name, ...(row.aliases ?? [])]);
+  if (words.length === 0 || words.some((word) => !/^[a-z][a-z0-9-]*$/.test(word)) || new Set(words).size !== words.length)
+    throw new BuildCheckError(`the command registry's names and aliases must be distinct lower-case words (${words.join(', ')})`);
+  return registry.launcherCommands();
+}
+const commands = await launcherCommands();
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/gw.cjs',
@@ -378,6 +397,7 @@ const options = {
   external: ['typescript'],
   plugins: [startupStubs, vendored],
   define: { __GW_VERSION__: JSON.stringify(version) },
+  banner: { js: `${COMMANDS_BANNER}${JSON.stringify(commands)}` },
   logLevel: 'warning',
 };
 
@@ -392,6 +412,8 @@ if (process.argv.includes('--watch')) {
   writeWasm();
   const bundled = readFileSync(new URL('../dist/gw.cjs', import.meta.url), 'utf8');
   checkDynamicImports(bundled);
+  if (bundled.slice(0, bundled.indexOf('\n')) !== `${COMMANDS_BANNER}${JSON.stringify(commands)}`)
+    throw new BuildCheckError("the bundle's first line is not the launcher's list of commands (esbuild's banner)");
   // One byte per character: Node reads an ASCII bundle faster (V8 keeps it as a one-byte string,
   // half the memory). esbuild escapes non-ASCII in strings but not in regular expressions. (The
   // --readable bundle keeps comments, some of which are not ASCII: it is for reading profiles only.)
