@@ -17,7 +17,7 @@ import type { JsonValue } from '../gateway/json.js';
 import type { DeliveryLogEntry } from '../sandbox/notify.js';
 import { bindFailure, parseHttpUrl, parseSeconds } from './listen.js';
 import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/options.js';
-import { parseSandboxStatus, SANDBOX_STATUSES, type SandboxStatus } from '../sandbox/lifecycle.js';
+import { parseTriggerState, TRIGGER_STATES, type TriggerState } from '../sandbox/lifecycle.js';
 
 export interface SandboxCommandOptions {
   io: IOStreams;
@@ -46,7 +46,7 @@ export interface SandboxControlOptions {
   signal: AbortSignal;
   /** The running sandbox's base URL and the merchant key it takes. */
   target: () => Promise<{ url: URL; merchantKey: string }>;
-  action: { kind: 'trigger'; trackId: string; state: SandboxStatus } | { kind: 'resend'; trackId: string };
+  action: { kind: 'trigger'; trackId: string; state: TriggerState } | { kind: 'resend'; trackId: string };
   /** --verbose: one line for the request. */
   log?: (line: string) => void;
 }
@@ -106,12 +106,14 @@ export function newCmdSandbox(
   const trigger = new Command('trigger')
     .description("move a payment of a running sandbox to a state; its notification goes to the payment's callbackUrl")
     .argument('<trackId>', 'the payment')
-    .argument('<state>', `${SANDBOX_STATUSES.slice(0, -1).join(', ')} or ${SANDBOX_STATUSES.at(-1)} (the gateway's words; paying = confirming)`)
+    .argument(
+      '<state>',
+      `${TRIGGER_STATES.slice(0, -1).join(', ')} or ${TRIGGER_STATES.at(-1)} (the gateway's words; paying = confirming; late = expired, with the full amount received after the expiry)`,
+    )
     .option(url, urlHelp)
     .action((trackId: string, stateText: string, flags: { url?: string }) => {
-      const state = parseSandboxStatus(stateText);
-      if (state === undefined || state === 'manual_accept')
-        throw new UsageError(`<state> must be one of ${SANDBOX_STATUSES.join(', ')} (got "${stateText.slice(0, 30)}")`);
+      const state = parseTriggerState(stateText);
+      if (state === undefined) throw new UsageError(`<state> must be one of ${TRIGGER_STATES.join(', ')} (got "${stateText.slice(0, 30)}")`);
       const target = flags.url === undefined ? undefined : loopbackUrl(flags.url);
       return controlF({
         io: f.io,

@@ -4,7 +4,7 @@
 // `{"ok": false, "error": {"message"}}` with a matching HTTP status, and require the sandbox's
 // merchant key in the header `merchant_api_key` (or the body field `merchant`).
 import type { GatewayReply, SandboxGateway } from './gateway.js';
-import { parseSandboxStatus, SANDBOX_STATUSES } from './lifecycle.js';
+import { parseTriggerState, TRIGGER_STATES } from './lifecycle.js';
 import { notificationsOf, type DeliveryOutcome, type SandboxNotifications } from './notify.js';
 import { header, type Route, type SandboxRequest } from './routes.js';
 
@@ -54,8 +54,8 @@ async function setState(gateway: SandboxGateway, request: SandboxRequest): Promi
   if (!('control' in access)) return access;
   const trackId = request.params.trackId ?? '';
   const wanted = request.fields.state ?? request.fields.status;
-  const state = typeof wanted === 'string' ? parseSandboxStatus(wanted) : undefined;
-  if (state === undefined || state === 'manual_accept') return controlError(400, `state must be one of ${SANDBOX_STATUSES.join(', ')}`);
+  const state = typeof wanted === 'string' ? parseTriggerState(wanted) : undefined;
+  if (state === undefined) return controlError(400, `state must be one of ${TRIGGER_STATES.join(', ')}`);
   const before = access.delivery.latest(trackId);
   const snapshot = access.control.setState(trackId, state);
   if (snapshot === undefined) return controlError(404, `no payment with track id ${trackId}`);

@@ -40,6 +40,7 @@ import {
   type PlannedTx,
   type SandboxStatus,
   type Step,
+  type TriggerState,
 } from './lifecycle.js';
 import { SANDBOX_OFFERINGS } from './offerings.js';
 import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances } from './prices.js';
@@ -611,7 +612,7 @@ export class SandboxGateway {
    * payment stays in that state, its planned lifecycle ended, until forced again. Undefined when
    * no payment has that track id.
    */
-  setState(trackId: string, state: SandboxStatus): PaymentSnapshot | undefined {
+  setState(trackId: string, state: TriggerState): PaymentSnapshot | undefined {
     const payment = this.resolve(trackId);
     if (payment === undefined) return undefined;
     const previous = this.#current(payment).status;
@@ -622,7 +623,7 @@ export class SandboxGateway {
     if (live !== undefined) {
       live.cancel?.();
       live.cancel = undefined;
-      live.last = state;
+      live.last = step.status;
       live.lastAt = now;
     }
     const snapshot = this.snapshot(payment, step);

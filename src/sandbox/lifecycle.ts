@@ -43,6 +43,21 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const SANDBOX_STATUSES = ['new', 'waiting', 'confirming', 'paid', 'underpaid', 'expired', 'failed', 'refunding', 'refunded'] as const;
 export type SandboxStatus = (typeof SANDBOX_STATUSES)[number];
 
+/**
+ * The states a payment can be moved to (`gw sandbox trigger`, the control route): the sandbox's
+ * statuses, and `late`, which is no gateway word: the payment is `expired` with the full amount
+ * received after the expiry (listed in its transactions), as the `-late` order ids end.
+ */
+export const TRIGGER_STATES = ['new', 'waiting', 'confirming', 'paid', 'underpaid', 'expired', 'late', 'failed', 'refunding', 'refunded'] as const;
+export type TriggerState = (typeof TRIGGER_STATES)[number];
+
+/** A trigger state from a person or a request, as parseSandboxStatus reads words; undefined for any other. */
+export function parseTriggerState(text: string): TriggerState | undefined {
+  if (asciiLowerCase(text).replace(/[\s_-]+/g, '') === 'late') return 'late';
+  const status = parseSandboxStatus(text);
+  return status === 'manual_accept' ? undefined : status;
+}
+
 export { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from './options.js';
 
 /** Order-id endings that choose the outcome (compared case-insensitively). */
@@ -205,7 +220,8 @@ export function creditedAt(plan: LifecyclePlan, step: Step): number | undefined 
  * `confirming` when forced confirming, `failed` when failed, else `confirmed`. New, waiting and
  * expired have none.
  */
-export function forcedStep(plan: LifecyclePlan, status: SandboxStatus, at: number): Step {
+export function forcedStep(plan: LifecyclePlan, status: TriggerState, at: number): Step {
+  if (status === 'late') return { status: 'expired', at, txs: [tx(0, 'full', at, 'confirmed')] };
   if (status === 'new' || status === 'waiting' || status === 'expired') return { status, at, txs: [] };
   const planned = stateAt(plan, at).txs;
   const short = status === 'underpaid' || plan.outcome === 'underpaid';

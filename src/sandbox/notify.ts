@@ -23,7 +23,7 @@ import { isAcknowledged } from '../notifications/acknowledge.js';
 import { buildNotification, type Notification } from '../notifications/payload.js';
 import { SIGNATURE_HEADER_NAME, signBody } from '../notifications/signature.js';
 import type { PaymentChange, PaymentSnapshot, SandboxEvents } from './events.js';
-import type { SandboxStatus } from './lifecycle.js';
+import type { SandboxStatus, TriggerState } from './lifecycle.js';
 
 /** The sandbox's waits before each retry: the gateway's minutes as seconds. */
 export const SANDBOX_RETRY_DELAYS_MS: readonly number[] = [1_000, 3_000, 30_000, 180_000];
@@ -294,7 +294,7 @@ export function isLoopbackUrl(url: URL): boolean {
 
 /** Moves a payment to a state now, emitting its change; undefined when there is no such payment. */
 export interface SandboxControl {
-  setState(trackId: string, state: SandboxStatus): PaymentSnapshot | undefined;
+  setState(trackId: string, state: TriggerState): PaymentSnapshot | undefined;
 }
 
 export interface SandboxNotifications {
