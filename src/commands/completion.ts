@@ -8,16 +8,15 @@
 //     file names for --config and --qr-out, setting names for gw config set|get|unset;
 //   - profile names (--profile), read from the config files as gw reads them — no network;
 //   - currency symbols (pay, balance, rate, --pay-currency): the merchant's accepted list as last
-//     fetched by gw doctor or gw init for this base URL (kept in $XDG_CACHE_HOME/gateway/, default
-//     ~/.cache/gateway/), else the coins gw knows. Completion never calls the gateway: a TAB must
-//     answer at once, offline too.
+//     fetched by gw doctor or gw init for this base URL (src/config/currency-cache.ts), else the
+//     coins gw knows. Completion never calls the gateway: a TAB must answer at once, offline too.
 // The answer: one candidate per line ("value" or "value<TAB>description"), then one line
 // ":files" (the shell adds file names) or ":none".
 import type { Command, Option } from 'commander';
 import { Command as CommanderCommand } from 'commander';
-import path from 'node:path';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
+import { cacheKey, readCurrencyCache } from '../config/currency-cache.js';
 import { SETTING_KEYS } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
 import type { IOStreams } from '../output/iostreams.js';
@@ -323,55 +322,4 @@ export async function knownCoins(): Promise<string[]> {
   for (const network of Object.values(NETWORKS)) symbols.add(network.nativeSymbol);
   for (const token of TOKENS) symbols.add(token.symbol);
   return [...symbols].sort();
-}
-
-/** $XDG_CACHE_HOME/gateway (absolute only), else ~/.cache/gateway. */
-export function cacheDir(env: NodeJS.ProcessEnv, home: string): string | undefined {
-  const xdg = env.XDG_CACHE_HOME;
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'gateway');
-  return home ? path.join(home, '.cache', 'gateway') : undefined;
-}
-
-function cacheKey(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return baseUrl;
-  }
-}
-
-async function readCurrencyCache(env: NodeJS.ProcessEnv, home: string): Promise<Record<string, string[]>> {
-  const dir = cacheDir(env, home);
-  if (dir === undefined) return {};
-  try {
-    const { readFile } = await import('node:fs/promises');
-    const data = JSON.parse(await readFile(path.join(dir, 'currencies.json'), 'utf8')) as unknown;
-    if (typeof data !== 'object' || data === null) return {};
-    const out: Record<string, string[]> = {};
-    for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
-      const list = (value as { currencies?: unknown } | null)?.currencies;
-      if (Array.isArray(list)) out[key] = list.filter((s): s is string => typeof s === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$/.test(s));
-    }
-    return out;
-  } catch {
-    return {};
-  }
-}
-
-/** Keeps the merchant's accepted currencies for completion (gw doctor, gw init); best effort. */
-export async function rememberCurrencies(env: NodeJS.ProcessEnv, home: string, baseUrl: URL, currencies: readonly string[]): Promise<void> {
-  const dir = cacheDir(env, home);
-  if (dir === undefined) return;
-  const clean = [...new Set(currencies.filter((s) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,19}$/.test(s)))].sort();
-  const cache = await readCurrencyCache(env, home);
-  const data: Record<string, { currencies: string[] }> = {};
-  for (const [key, list] of Object.entries(cache)) data[key] = { currencies: list };
-  data[cacheKey(baseUrl.href)] = { currencies: clean };
-  const { mkdir } = await import('node:fs/promises');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const { writeConfigAtomic } = await import('../config/write.js');
-  const file = path.join(dir, 'currencies.json');
-  const { lstat } = await import('node:fs/promises');
-  await writeConfigAtomic(file, `${JSON.stringify(data, null, 2)}\n`, await lstat(file).catch(() => undefined));
 }

@@ -54,7 +54,7 @@ export const MAX_CLOCK_SKEW_MS = 30_000;
 export function newCmdDoctor(f: Factory, runF: (opts: DoctorOptions) => Promise<void> = doctorRun): Command {
   return withHelp(
     new Command('doctor').action(async () => {
-      const { rememberCurrencies } = await import('./completion.js');
+      const { rememberCurrencies } = await import('../config/currency-cache.js');
       return runF({
         io: f.io,
         clock: f.clock,

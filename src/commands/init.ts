@@ -90,7 +90,7 @@ export function newCmdInit(f: Factory, runF: (opts: InitOptions) => Promise<void
           releaseDeadline: () => f.releaseDeadline(),
           signal: f.signal,
           remember: async (baseUrl, currencies) => {
-            const { rememberCurrencies } = await import('./completion.js');
+            const { rememberCurrencies } = await import('../config/currency-cache.js');
             await rememberCurrencies(f.env, f.origin.home, baseUrl, currencies);
           },
         });
