@@ -68,6 +68,36 @@ export function checkUrlText(text: string, flag: string): void {
   }
 }
 
+/**
+ * An http:// or https:// URL the user gives (--callback-url, --forward-to, webhook send's <url>,
+ * the sandbox's --url): printable text (checkUrlText) that the WHATWG parser reads as http(s) with
+ * a host. A user name or password in it is refused unless `credentials` allows them (a callback
+ * URL is the merchant's own, passed on to the gateway as written).
+ */
+export function parseHttpUrl(text: string, flag: string, options: { credentials?: 'allowed' } = {}): URL {
+  checkUrlText(text, flag);
+  let url: URL | undefined;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new UsageError(`${flag} must be an http(s) URL (got "${maskUrlText(text).slice(0, 60)}")`);
+  }
+  if (options.credentials !== 'allowed' && (url.username !== '' || url.password !== '')) {
+    throw new UsageError(`${flag} must not contain a user name or password`);
+  }
+  return url;
+}
+
+/** A payment's track id as gw pay printed it: one word of free text (parseText), at most 100 characters. */
+export function parseTrackId(text: string, what = '<trackId>'): string {
+  const trimmed = parseText(text, what, 100).trim();
+  if (trimmed === '' || /\s/.test(trimmed)) throw new UsageError(`${what} must be a payment's track id such as 184729305 (got "${text.slice(0, 40)}")`);
+  return trimmed;
+}
+
 /** C0 controls (tab and line breaks included), DEL and C1 controls. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 

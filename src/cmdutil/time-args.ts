@@ -58,3 +58,10 @@ export function parseWhen(text: string, flag: string, now: number, endOfDay = fa
 function badWhen(text: string, flag: string): UsageError {
   return new UsageError(`${flag} must be a date (2026-11-01), a date and time (2026-11-01T14:30) or a duration ago (2h, 7d) (got "${text.slice(0, 40)}")`);
 }
+
+/** A number of seconds (0.001 to `max`, decimals allowed), as milliseconds: --forward-timeout, the sandbox's notification waits. */
+export function parseSeconds(text: string, flag: string, max = 600): number {
+  const seconds = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(seconds >= 0.001 && seconds <= max)) throw new UsageError(`${flag} must be a number of seconds from 0.001 to ${max} (got "${text.slice(0, 20)}")`);
+  return Math.round(seconds * 1000);
+}

@@ -4,13 +4,14 @@
 // (HTTP 200 `ok` only for a verified notification), printed as one line (or one NDJSON object),
 // and optionally relayed to the merchant's application. Runs until Ctrl-C.
 import { Command } from 'commander';
-import { checkUrlText, parsePort } from '../cmdutil/args.js';
-import { maskUrlText } from '../output/url-credentials.js';
-import type { Clock } from '../cmdutil/clock.js';
+import { parseHttpUrl, parsePort } from '../cmdutil/args.js';
+import { bindFailure } from '../cmdutil/bind-failure.js';
+import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
+import { configuredKeys, repeatedKeysText, type NotificationKeySettings } from '../cmdutil/notifications.js';
+import { parseSeconds } from '../cmdutil/time-args.js';
 import { ConfigError, ExitCode, GwError, UsageError } from '../errors.js';
-import type { KeySetting } from '../gateway/gateway.js';
 import type { ProxyEnv } from '../gateway/proxy.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
@@ -20,18 +21,13 @@ import { notificationArrival } from '../domain/notification-arrival.js';
 import type { Amount } from '../notifications/decode.js';
 import type { ListenerLimits, ListenerOptions, Receipt } from '../notifications/listener.js';
 
-export interface ListenKeys {
-  merchant?: KeySetting;
-  payout?: KeySetting;
-}
-
 export interface ListenOptions {
   io: IOStreams;
   clock: Clock;
   signal: AbortSignal;
   releaseDeadline: () => void;
   /** The merchant and payout keys from the configuration (flags, env, files). */
-  keys: () => Promise<ListenKeys>;
+  keys: () => Promise<NotificationKeySettings>;
   host: string;
   port: number;
   path: string;
@@ -105,37 +101,6 @@ export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<
   });
 }
 
-/** The keys that verify or sign notifications (merchant: payments; payout: payouts), with where each came from. */
-export async function configuredKeys(f: Factory): Promise<ListenKeys> {
-  const config = await f.config();
-  const { describeSource } = await import('../config/resolve.js');
-  const keys: ListenKeys = {};
-  if (config.merchantKey !== undefined) keys.merchant = { value: config.merchantKey.value, from: describeSource(config.merchantKey.source) };
-  if (config.payoutKey !== undefined) keys.payout = { value: config.payoutKey.value, from: describeSource(config.payoutKey.source) };
-  return keys;
-}
-
-export function parseHttpUrl(text: string, flag: string): URL {
-  checkUrlText(text, flag);
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${maskUrlText(text).slice(0, 60)}")`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${maskUrlText(text).slice(0, 60)}")`);
-  }
-  if (url.username !== '' || url.password !== '') throw new UsageError(`${flag} must not contain a user name or password`);
-  return url;
-}
-
-export function parseSeconds(text: string, flag: string, max = 600): number {
-  const seconds = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!(seconds >= 0.001 && seconds <= max)) throw new UsageError(`${flag} must be a number of seconds from 0.001 to ${max} (got "${text.slice(0, 20)}")`);
-  return Math.round(seconds * 1000);
-}
-
 function parsePath(text: string): string {
   if (/[\s\u0000-\u001f\u007f?#]/.test(text) || text.length > 200)
     throw new UsageError(`--path must be a URL path such as /hooks (got "${text.slice(0, 40)}")`);
@@ -146,21 +111,6 @@ function parseHost(text: string): string {
   const host = text.trim().replace(/^\[|\]$/g, '');
   if (host === '' || /[\s/?#@]/.test(host)) throw new UsageError(`--host must be an address to listen on, such as 127.0.0.1 (got "${text.slice(0, 40)}")`);
   return host;
-}
-
-/** A failure to open a listening socket, said plainly. */
-export function bindFailure(error: NodeJS.ErrnoException, what: string, where: string): GwError | NodeJS.ErrnoException {
-  if (error.code === 'EADDRINUSE')
-    return new GwError(ExitCode.UNAVAILABLE, `cannot serve ${what} on ${where}: the port is in use`, {
-      hint: 'choose another --port, or leave it out for a free one',
-    });
-  if (error.code === 'EACCES')
-    return new GwError(ExitCode.UNAVAILABLE, `cannot serve ${what} on ${where}: permission denied`, {
-      hint: 'ports below 1024 need privileges: choose a higher --port',
-    });
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-    return new GwError(ExitCode.USAGE, `cannot serve ${what} on ${where}: this machine has no such address`);
-  return error;
 }
 
 export async function listenRun(opts: ListenOptions): Promise<void> {
@@ -376,13 +326,6 @@ export async function forwardsToItself(url: URL, host: string, port: number): Pr
   }
   const bound = new Set((await resolve(listening)).map(plain));
   return targets.some((t) => bound.has(t));
-}
-
-/** What gw says of a body that repeats keys (decode.ts reads the last value of each). */
-export function repeatedKeysText(keys: readonly string[]): string {
-  const shown = keys.slice(0, 5).map((k) => `"${Untrusted.of(k).line(40)}"`);
-  const list = keys.length > 5 ? `${shown.join(', ')} and ${keys.length - 5} more` : shown.join(', ');
-  return `the body repeats the key${keys.length === 1 ? '' : 's'} ${list}: gw read the last value${keys.length === 1 ? '' : ' of each'}, as JSON.parse does (the signature covers the bytes, whatever is repeated)`;
 }
 
 /** "notification 184729305" (its track id), for a one-line warning. */

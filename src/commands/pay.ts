@@ -13,7 +13,7 @@
 // why not) in block letters. Exit codes of the wait: src/cmdutil/wait.ts.
 import path from 'node:path';
 import { Command } from 'commander';
-import { checkUrlText, parseOrderId, parseSymbol, parseText } from '../cmdutil/args.js';
+import { parseHttpUrl, parseOrderId, parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
@@ -202,7 +202,10 @@ export function buildPaymentRequest(amountText: string, currencyText: string, fl
       );
     request.underPaidCover = check.value;
   }
-  if (flags.callbackUrl !== undefined) request.callbackUrl = parseHttpUrl(flags.callbackUrl, '--callback-url');
+  if (flags.callbackUrl !== undefined) {
+    parseHttpUrl(flags.callbackUrl, '--callback-url', { credentials: 'allowed' });
+    request.callbackUrl = flags.callbackUrl;
+  }
   if (flags.email !== undefined) {
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(flags.email)) throw new UsageError(`--email must be an e-mail address (got "${flags.email.slice(0, 60)}")`);
     request.email = flags.email;
@@ -220,20 +223,6 @@ function fitsDecimals(amount: Decimal, decimals: number): boolean {
   } catch {
     return false;
   }
-}
-
-function parseHttpUrl(text: string, flag: string): string {
-  checkUrlText(text, flag);
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new UsageError(`${flag} must be an http(s) URL (got "${maskUrlText(text).slice(0, 60)}")`);
-  }
-  return text;
 }
 
 /**

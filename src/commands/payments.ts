@@ -4,7 +4,7 @@
 // paging and when a listing is incomplete (exit 76): src/gateway/history.ts. --all writes each
 // page as it is read, and stops (exit 74) when stdout can no longer take it.
 import { Command } from 'commander';
-import { parseSymbol, parseText } from '../cmdutil/args.js';
+import { parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
@@ -20,7 +20,6 @@ import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
 import { stateColour } from '../output/status-view.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
-import { parseTrackId } from './status.js';
 
 export interface PaymentsFlags {
   status?: string;

@@ -5,9 +5,10 @@
 // its control routes (/_sandbox/…): move a payment to a state (its notification goes out), or send
 // its latest notification again.
 import { Command } from 'commander';
-import { parsePort } from '../cmdutil/args.js';
+import { parseHttpUrl, parsePort } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
+import { parseSeconds } from '../cmdutil/time-args.js';
 import { ConfigError, ExitCode, GwError, ProtocolError, UsageError } from '../errors.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
@@ -15,7 +16,7 @@ import { Untrusted } from '../output/untrusted.js';
 import { SANDBOX_MERCHANT_KEY, type SandboxOptions } from '../sandbox/index.js';
 import type { JsonValue } from '../gateway/json.js';
 import type { DeliveryLogEntry } from '../sandbox/notify.js';
-import { bindFailure, parseHttpUrl, parseSeconds } from './listen.js';
+import { bindFailure } from '../cmdutil/bind-failure.js';
 import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/options.js';
 import { parseTriggerState, TRIGGER_STATES, type TriggerState } from '../sandbox/lifecycle.js';
 

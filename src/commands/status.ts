@@ -6,14 +6,13 @@
 // --wait), 13 late (funds arrived for an expired payment), 8 still open (without --wait); with --wait, 124
 // when the wait gave up and 130 on Ctrl-C (src/cmdutil/wait.ts).
 import { Command } from 'commander';
-import { parseText } from '../cmdutil/args.js';
+import { parseTrackId } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { endingFailure, stateFailure } from '../cmdutil/wait.js';
-import { UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { statusText } from '../output/status-view.js';
@@ -43,12 +42,6 @@ export const EXIT_CODES_NOTE =
   '130 interrupted, 143 terminated. Failures to ask: 65, 69, 75, 76, 77, 78 as for every command.';
 
 /** A track id as typed: one line, no control characters, at most 100 characters. */
-export function parseTrackId(text: string, what = '<trackId>'): string {
-  const trimmed = parseText(text, what, 100).trim();
-  if (trimmed === '' || /\s/.test(trimmed)) throw new UsageError(`${what} must be a payment's track id such as 184729305 (got "${text.slice(0, 40)}")`);
-  return trimmed;
-}
-
 export function newCmdStatus(f: Factory, runF: (opts: StatusOptions) => Promise<void> = statusRun): Command {
   const command = new Command('status')
     .argument('<trackId>', 'the track id gw pay printed')

@@ -9,10 +9,11 @@
 //           in time · 78 no key to sign with
 import type { FileHandle } from 'node:fs/promises';
 import { Command } from 'commander';
-import { parseSymbol, parseText } from '../cmdutil/args.js';
+import { parseHttpUrl, parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
+import { configuredKeys, repeatedKeysText, type NotificationKeySettings } from '../cmdutil/notifications.js';
 import { isFiat } from '../domain/payment-rules.js';
 import { fractionDigits, multiplyRounded, parsePositiveDecimal } from '../money/decimal.js';
 import { parseState, type PaymentState } from '../domain/payment-status.js';
@@ -24,7 +25,6 @@ import type { ProxyEnv } from '../gateway/proxy.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { Untrusted } from '../output/untrusted.js';
 import { abortable } from '../util/abortable.js';
-import { configuredKeys, parseHttpUrl, repeatedKeysText, type ListenKeys } from './listen.js';
 
 /** Exit code of a check that says no: the signature does not verify, the endpoint did not answer `ok`. */
 export const NOT_VERIFIED = ExitCode.REFUSED;
@@ -36,7 +36,7 @@ export interface WebhookVerifyOptions {
   io: IOStreams;
   /** The command's signal: Ctrl-C, SIGTERM or --timeout end a read that is still waiting. */
   signal?: AbortSignal;
-  keys: () => Promise<ListenKeys>;
+  keys: () => Promise<NotificationKeySettings>;
   /** The body: a file, or stdin when undefined or "-". */
   file: string | undefined;
   /** The signature as given with --hmac. */
@@ -49,7 +49,7 @@ export interface WebhookSendOptions {
   io: IOStreams;
   clock: Clock;
   signal: AbortSignal;
-  keys: () => Promise<ListenKeys>;
+  keys: () => Promise<NotificationKeySettings>;
   url: URL;
   style: NotificationStyle;
   type: NotificationType;

@@ -3,7 +3,7 @@
 // payment whose notification lists funds `late`. A real receiver on 127.0.0.1, signed requests.
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenRun } from '../../src/commands/listen.js';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { IOStreams, type TestIO } from '../../src/output/iostreams.js';
 import { hmacOf, send as post } from '../support/notifications.js';
 

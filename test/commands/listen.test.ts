@@ -3,8 +3,9 @@
 // it relays to the application, and that hostile input never stops it or drives the terminal.
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listenRun, type ListenKeys, type ListenOptions } from '../../src/commands/listen.js';
-import { ManualClock } from '../../src/cmdutil/clock.js';
+import { listenRun, type ListenOptions } from '../../src/commands/listen.js';
+import type { NotificationKeySettings } from '../../src/cmdutil/notifications.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { IOStreams, type TestIO } from '../../src/output/iostreams.js';
 import type { OutStream } from '../../src/output/streams.js';
 import { freePort, hmacOf, send as post, startReceiver, type Receiver } from '../support/notifications.js';
@@ -18,7 +19,10 @@ async function send(...args: Parameters<typeof post>): ReturnType<typeof post> {
 
 const MERCHANT = 'Zk3LqP9x-W2mVb7Rt-Hy6NcT1s';
 const PAYOUT = 'Pq8Xw2Lm-Rt5Yu1Io-Kj7Hg3Fd';
-const KEYS: ListenKeys = { merchant: { value: MERCHANT, from: 'env GATEWAY_MERCHANT_KEY' }, payout: { value: PAYOUT, from: 'env GATEWAY_PAYOUT_KEY' } };
+const KEYS: NotificationKeySettings = {
+  merchant: { value: MERCHANT, from: 'env GATEWAY_MERCHANT_KEY' },
+  payout: { value: PAYOUT, from: 'env GATEWAY_PAYOUT_KEY' },
+};
 
 const LEGACY =
   '{"status":"Paid","trackId":"184729305","type":"payment","orderId":"ORD-7","amount":"25","currency":"USD","payAmount":"0.00038127","payCurrency":"BTC","network":"Bitcoin Network","address":"tb1qxyz","txID":"ab","date":"1750000000","payDate":"1750000300"}';
@@ -194,7 +198,7 @@ describe('listenRun: everything else gets a clear 4xx and a line saying why', ()
   });
 
   it('a payout notification without a payout key configured: 403 naming the missing key', async () => {
-    const r = await listen({ keys: async () => ({ merchant: KEYS.merchant as ListenKeys['merchant'] & object }) });
+    const r = await listen({ keys: async () => ({ merchant: KEYS.merchant as NotificationKeySettings['merchant'] & object }) });
     expect((await send(r.url, PAYOUT_BODY, { HMAC: hmacOf(PAYOUT, PAYOUT_BODY) })).status).toBe(403);
     expect(lines(r.t)[0]).toMatch(/no payout API key is configured/);
     expect(r.t.stderr()).toMatch(/no payout key: payout notifications will be refused/);

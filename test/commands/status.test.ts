@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/util/clock.js';
-import { parseTrackId, statusRun, type StatusOptions } from '../../src/commands/status.js';
+import { parseTrackId } from '../../src/cmdutil/args.js';
+import { statusRun, type StatusOptions } from '../../src/commands/status.js';
 import { ExitCode, GwError, interrupted, UsageError } from '../../src/errors.js';
 import type { PaymentInfo } from '../../src/gateway/gateway.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';

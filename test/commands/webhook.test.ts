@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ListenKeys } from '../../src/commands/listen.js';
+import type { NotificationKeySettings } from '../../src/cmdutil/notifications.js';
 import { signatureFromHeaderText, webhookSendRun, webhookVerifyRun, type WebhookSendOptions } from '../../src/commands/webhook.js';
 import { ManualClock } from '../../src/util/clock.js';
 import { ConfigError, deadlinePassed, type GwError, terminated } from '../../src/errors.js';
@@ -17,7 +17,10 @@ import { freePort, hmacOf, startReceiver, type Receiver } from '../support/notif
 
 const MERCHANT = 'Zk3LqP9x-W2mVb7Rt-Hy6NcT1s';
 const PAYOUT = 'Pq8Xw2Lm-Rt5Yu1Io-Kj7Hg3Fd';
-const KEYS: ListenKeys = { merchant: { value: MERCHANT, from: 'env GATEWAY_MERCHANT_KEY' }, payout: { value: PAYOUT, from: 'env GATEWAY_PAYOUT_KEY' } };
+const KEYS: NotificationKeySettings = {
+  merchant: { value: MERCHANT, from: 'env GATEWAY_MERCHANT_KEY' },
+  payout: { value: PAYOUT, from: 'env GATEWAY_PAYOUT_KEY' },
+};
 const BODY = '{"status":"Paid","trackId":"184729305","type":"payment","orderId":"ORD-7","amount":"25","currency":"USDT"}';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gw-webhook-'));

@@ -3,7 +3,7 @@
 // same bytes back (checked with a real bash).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { checkUrlText, parseOrderId, parseSymbol, visibleArg } from '../../src/cmdutil/args.js';
+import { checkUrlText, parseHttpUrl, parseOrderId, parseSymbol, visibleArg } from '../../src/cmdutil/args.js';
 import { resumeCommand } from '../../src/cmdutil/wait.js';
 import { UsageError } from '../../src/errors.js';
 import { shellQuote, terminalSafe } from '../../src/output/sanitize.js';
@@ -49,6 +49,24 @@ describe('checkUrlText', () => {
 
   it('a plain URL, with spaces around it, passes', () => {
     expect(() => checkUrlText(' https://shop.example/hook?a=1&b=%20 ', '--callback-url')).not.toThrow();
+  });
+});
+
+describe('parseHttpUrl', () => {
+  it.each([
+    ['https://shop.example/hook', 'https://shop.example/hook'],
+    [' http://127.0.0.1:3000/n ', 'http://127.0.0.1:3000/n'],
+  ])('%j → %s', (text, href) => {
+    expect(parseHttpUrl(text, '--forward-to').href).toBe(href);
+  });
+
+  it.each(['ftp://shop.example/x', 'shop.example/hook', 'https://', 'mailto:a@b.example', 'https://shop.example/a b'])('%j is refused', (text) => {
+    expect(() => parseHttpUrl(text, '--forward-to')).toThrow(UsageError);
+  });
+
+  it('a user name or password only where the flag allows them', () => {
+    expect(() => parseHttpUrl('https://u:p@shop.example/hook', '--forward-to')).toThrow(/--forward-to must not contain a user name or password/);
+    expect(parseHttpUrl('https://u:p@shop.example/hook', '--callback-url', { credentials: 'allowed' }).username).toBe('u');
   });
 });
 
