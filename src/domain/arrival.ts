@@ -18,8 +18,7 @@
 // (not reported), "expected" {COIN: "amount"} or null, "difference" {COIN: "expected − received"}
 // or null (not computable), "transactions" [...] or null (not reported).
 import { asciiLowerCase, asciiUpperCase } from '../util/ascii.js';
-import type { PaymentInfo, PaymentTransaction, Scalar } from '../gateway/gateway.js';
-import type { OutputObject, OutputValue } from '../gateway/read.js';
+import type { OutputObject, OutputValue, PaymentInfoBase, PaymentTransaction, Scalar } from '../operations/values.js';
 import { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import { normalizeStatus, type PaymentState } from './payment-status.js';
@@ -174,7 +173,7 @@ export function stateOf(gatewayStatus: string | null, arrival: Arrival): Payment
  * amount when it is stated in the very coin every counted transaction paid in and the payer was not
  * charged the fee on top (then the payer owed exactly it).
  */
-export function expectedOf(info: Pick<PaymentInfo, 'payAmount' | 'payCurrency' | 'amount' | 'currency' | 'txs'>, feePaidByPayer: unknown): Expected | null {
+export function expectedOf(info: Pick<PaymentInfoBase, 'payAmount' | 'payCurrency' | 'amount' | 'currency' | 'txs'>, feePaidByPayer: unknown): Expected | null {
   const payCoin = coinKey(info.payCurrency?.raw());
   if (info.payAmount !== null && payCoin !== null) return { amount: info.payAmount, coin: payCoin };
   const coin = coinKey(info.currency?.raw());
@@ -217,7 +216,13 @@ export function toArrivalJson(arrival: Arrival): OutputObject {
 }
 
 /** A payment as a decoder reads it, before gw adds what arrived. */
-export type PaymentInfoBase = Omit<PaymentInfo, 'arrival'>;
+export type { PaymentInfoBase } from '../operations/values.js';
+
+/** A payment with what arrived (src/operations/payment-info.ts calls it PaymentInfo). */
+export interface WithArrival extends PaymentInfoBase {
+  /** What arrived, from the transactions; `status` is `late` when an expired payment received funds. */
+  arrival: Arrival;
+}
 
 /**
  * The payment with what arrived: its arrival, its state (`late` for funds on an expired payment)
@@ -225,7 +230,7 @@ export type PaymentInfoBase = Omit<PaymentInfo, 'arrival'>;
  * does; the legacy inquiry does not). `expected`: what gw knows was owed (pay --wait: the creation
  * answer); else what the answer says.
  */
-export function addArrival(info: PaymentInfoBase, txsReported: boolean, expected?: Expected | null): PaymentInfo {
+export function addArrival(info: PaymentInfoBase, txsReported: boolean, expected?: Expected | null): WithArrival {
   const fields = info.fields;
   const reported = fields.receivedAmount;
   const reportedTotal = reported instanceof Decimal ? reported : reported instanceof Untrusted ? (Decimal.fromLiteral(reported.raw()) ?? null) : null;
@@ -241,7 +246,7 @@ export function addArrival(info: PaymentInfoBase, txsReported: boolean, expected
 }
 
 /** The same payment with what arrived compared against what gw knows was owed (pay --wait: the creation answer). */
-export function withExpected(info: PaymentInfo, expected: Expected | null): PaymentInfo {
+export function withExpected(info: WithArrival, expected: Expected | null): WithArrival {
   if (expected === null) return info;
   return addArrival(info, info.arrival.source === 'transactions', expected);
 }

@@ -5,8 +5,10 @@
 import { ProtocolError } from '../errors.js';
 import { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
-import type { Scalar } from './gateway.js';
+import type { OutputObject, OutputValue, Scalar } from '../operations/values.js';
 import { isJsonNumber, isJsonObject, type JsonValue } from './json.js';
+
+export type { OutputObject, OutputValue } from '../operations/values.js';
 
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -107,16 +109,6 @@ const AMOUNT_FIELDS: ReadonlySet<string> = new Set([
   'receivedAmount',
   'balance',
 ]);
-
-/**
- * A decoded JSON value made fit for gw's JSON output: strings Untrusted, numbers in money fields
- * exact decimal strings, other numbers numbers when exactly representable (else their digits),
- * objects and arrays converted throughout.
- */
-export type OutputValue = null | boolean | number | Untrusted | Decimal | OutputObject | OutputValue[];
-export interface OutputObject {
-  [key: string]: OutputValue;
-}
 
 export function outputValue(value: JsonValue, key = ''): OutputValue {
   // An amount sent as text is written like one sent as a number: plain digits, never "1.5e-7";

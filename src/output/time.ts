@@ -1,6 +1,6 @@
 // Times the gateway sends, for people: Unix seconds or milliseconds (number or numeric text), or a
 // date string; shown in local time with the time left in words.
-import type { Scalar } from '../gateway/gateway.js';
+import type { Scalar } from '../operations/values.js';
 
 /** The earliest time a payment can carry: 2009-01-03, Bitcoin's first block. */
 export const EARLIEST_TIMESTAMP = Date.UTC(2009, 0, 3);

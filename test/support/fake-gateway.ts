@@ -11,7 +11,9 @@ import type {
   PaymentPage,
   PaymentRequest,
 } from '../../src/gateway/gateway.js';
-import { decodeBalances, decodePayment, decodePaymentInfo } from '../../src/gateway/legacy/decode.js';
+import { decodeBalances } from '../../src/operations/balance.js';
+import { decodePayment } from '../../src/operations/create-payment.js';
+import { decodePaymentInfo } from '../../src/operations/payment-info.js';
 import { parseLossless } from '../../src/gateway/json.js';
 import type { JsonObject } from '../../src/gateway/read.js';
 import { Decimal } from '../../src/money/decimal.js';

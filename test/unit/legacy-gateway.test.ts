@@ -9,7 +9,8 @@ import { ConfigError, ExitCode, GwError, ProtocolError } from '../../src/errors.
 import type { JsonObject, RawResponse } from '../../src/gateway/envelope.js';
 import type { Keys } from '../../src/gateway/gateway.js';
 import { LegacyGateway } from '../../src/gateway/legacy/client.js';
-import { decodeBalances, decodePayment } from '../../src/gateway/legacy/decode.js';
+import { decodeBalances } from '../../src/operations/balance.js';
+import { decodePayment } from '../../src/operations/create-payment.js';
 import { parseLossless, type JsonValue } from '../../src/gateway/json.js';
 import { readDecimal } from '../../src/gateway/read.js';
 import { Decimal } from '../../src/money/decimal.js';

@@ -9,19 +9,13 @@ import type { JsonObject, RawResponse } from '../../src/gateway/envelope.js';
 import type { Keys, PaymentRequest } from '../../src/gateway/gateway.js';
 import { parseLossless } from '../../src/gateway/json.js';
 import { historyQuery, MAX_PAGE_SIZE, missingV1KeyError, trackIdSegment, V1Gateway, whiteLabelBody } from '../../src/gateway/v1/client.js';
-import {
-  camelCase,
-  decodeV1AcceptedCurrencies,
-  decodeV1Balances,
-  decodeV1Payment,
-  decodeV1PaymentInfo,
-  decodeV1PaymentPage,
-  decodeV1Rate,
-  interfaceFields,
-  interfaceName,
-  V1_FIELDS,
-  v1Name,
-} from '../../src/gateway/v1/decode.js';
+import { decodeV1AcceptedCurrencies } from '../../src/operations/accepted-currencies.js';
+import { decodeV1Balances } from '../../src/operations/balance.js';
+import { decodeV1Payment } from '../../src/operations/create-payment.js';
+import { camelCase, interfaceName, V1_FIELDS, v1Name } from '../../src/operations/index.js';
+import { decodeV1PaymentPage } from '../../src/operations/payment-history.js';
+import { decodeV1PaymentInfo, interfaceFields } from '../../src/operations/payment-info.js';
+import { decodeV1Rate } from '../../src/operations/rate.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { FakeTransport } from '../support/fake-transport.js';
 

@@ -1,133 +1,61 @@
-// The gateway's versioned API (docs/gateway.md §8), the one its official SDKs speak: paths
-// under /v1, the key in a header (`merchant_api_key`, or `general_api_key` for balance and rate),
-// JSON bodies and query parameters in snake_case, amounts as JSON numbers, and the versioned
-// envelope on every answer, failures included (HTTP 400/401/404/429/500/503). Each answer is
-// decoded by ./decode.ts into the same values the interface's endpoints give, so commands print
-// the same documents whichever API is configured (`api: v1`).
-import { ConfigError, ExitCode, GwError, UsageError } from '../../errors.js';
-import { v1StatusName } from '../../domain/payment-status.js';
+// The gateway's versioned API (docs/gateway.md §8), the one its official SDKs speak: each
+// operation's versioned endpoint (src/operations/*: paths under /v1, the key in a header, snake_case
+// fields, amounts as JSON numbers, the versioned envelope on every answer), sent and decoded through
+// the one call (../call.ts), into the same values the legacy endpoints give, so commands print the
+// same documents whichever API is configured (`api: v1`).
+import { ExitCode, GwError } from '../../errors.js';
 import type { Decimal } from '../../money/decimal.js';
 import type { Untrusted } from '../../output/untrusted.js';
-import { decodeEnvelope } from '../envelope.js';
-import type {
-  Balance,
-  CurrenciesEndpoint,
-  GatewayClient,
-  HttpTransport,
-  KeySetting,
-  Keys,
-  Payment,
-  HistoryFilterName,
-  PaymentFilter,
-  PaymentInfo,
-  PaymentPage,
-  PaymentRequest,
-} from '../gateway.js';
-import { jsonNumber, stringifyLossless } from '../json.js';
-import { checkHeaderKey, LegacyGateway, missingKeyError } from '../legacy/client.js';
-import type { JsonObject } from '../read.js';
-import type { TransportRequest } from '../transport.js';
+import { ACCEPTED_CURRENCIES, decodeAcceptedCurrencies, type CurrenciesEndpoint } from '../../operations/accepted-currencies.js';
+import { BALANCE, decodeBalanceAnswer, type Balance } from '../../operations/balance.js';
+import { asParams, encodeFields, type Endpoint } from '../../operations/codec.js';
+import { CREATE_PAYMENT, decodePaymentAnswer, encodePaymentRequest, type Payment, type PaymentRequest } from '../../operations/create-payment.js';
 import {
-  decodeV1AcceptedCurrencies,
-  decodeV1Balances,
-  decodeV1Payment,
-  decodeV1PaymentInfo,
-  decodeV1PaymentPage,
-  decodeV1Rate,
-  v1Data,
-  v1Name,
-  type InterfaceName,
-} from './decode.js';
+  decodePaymentPageAnswer,
+  encodeHistoryRequest,
+  historyFiltersOf,
+  PAYMENT_HISTORY,
+  type HistoryFilterName,
+  type PaymentFilter,
+  type PaymentPage,
+} from '../../operations/payment-history.js';
+import { decodePaymentInfoAnswer, PAYMENT_INFO, type PaymentInfo } from '../../operations/payment-info.js';
+import { decodeRate, encodeRateRequest, RATE } from '../../operations/rate.js';
+import { call, missingKeyError } from '../call.js';
+import type { GatewayClient, HttpTransport, Keys } from '../gateway.js';
+import { stringifyLossless } from '../json.js';
+import type { JsonObject } from '../read.js';
+
+export { trackIdSegment } from '../call.js';
+export { MAX_PAGE_SIZE } from '../../operations/payment-history.js';
 
 /** The versioned API's key kinds: the merchant key for payments, the general key for balance and rate. */
 export type V1KeyKind = 'merchant' | 'general';
 
-/** The header each key kind travels in. */
-export const KEY_HEADERS: Readonly<Record<V1KeyKind, string>> = {
-  merchant: 'merchant_api_key',
-  general: 'general_api_key',
-};
-
-/** The most payments one history page may hold (the versioned API's bound). */
-export const MAX_PAGE_SIZE = 200;
-
 /** Where to set a key that is missing (exit 78, before any request). */
-export function missingV1KeyError(kind: V1KeyKind, keys: Keys = {}): ConfigError {
-  if (kind === 'merchant') return missingKeyError('merchant');
-  const payoutNote = keys.payout === undefined ? '' : '; the payout key is not used by the versioned API';
-  return new ConfigError(
-    'no general API key is configured: the versioned API (api v1) reads balances and rates with it',
-    `set it with --general-key, GATEWAY_GENERAL_KEY, or generalKey in your config file (gw config shows what is set)${payoutNote}`,
-  );
-}
-
-/** Unix seconds of a date, as a query parameter. */
-const unixSeconds = (date: Date): string => String(Math.floor(date.getTime() / 1000));
-
-/** A track id as one path segment: percent-encoded; empty or dot segments are refused (they would change the path). */
-export function trackIdSegment(trackId: string): string {
-  if (trackId === '' || trackId === '.' || trackId === '..') throw new UsageError(`"${trackId}" is not a track id`);
-  return encodeURIComponent(trackId);
+export function missingV1KeyError(kind: V1KeyKind, keys: Keys = {}) {
+  return missingKeyError(kind, keys);
 }
 
 /**
- * The history filters GET /v1/payment documents (docs.oxapay.com/api-reference/payment/payment-history:
- * track_id, type, status, pay_currency, currency, network, address, from_date, to_date,
- * from_amount, to_amount, sort_by, sort_type, page, size). It has no order id: the caller applies
- * that one itself (src/gateway/history.ts), and nothing else is sent.
+ * The history filters GET /v1/payment documents (docs.oxapay.com/api-reference/payment/payment-history):
+ * its codec's request table. It has no order id: the caller applies that one itself
+ * (src/gateway/history.ts), and nothing else is sent.
  */
-export const V1_HISTORY_FILTERS: ReadonlySet<HistoryFilterName> = new Set<HistoryFilterName>([
-  'status',
-  'trackId',
-  'currency',
-  'payCurrency',
-  'network',
-  'from',
-  'to',
-  'minAmount',
-  'maxAmount',
-]);
+export const V1_HISTORY_FILTERS: ReadonlySet<HistoryFilterName> = historyFiltersOf(PAYMENT_HISTORY.endpoints.v1);
 
-/** The query string of a history request: the documented filters given (V1_HISTORY_FILTERS), under the versioned API's names. */
+/** The query string of a history request: the documented filters given, under the versioned API's names. */
 export function historyQuery(filter: PaymentFilter): string {
-  const query = new URLSearchParams();
-  const put = (name: InterfaceName, value: string | undefined): void => {
-    if (value !== undefined) query.set(v1Name(name), value);
-  };
-  put('page', filter.page === undefined ? undefined : String(filter.page));
-  put('size', filter.size === undefined ? undefined : String(filter.size));
-  put('status', filter.status === undefined ? undefined : (v1StatusName(filter.status) ?? filter.status));
-  put('trackId', filter.trackId);
-  put('currency', filter.currency);
-  put('payCurrency', filter.payCurrency);
-  put('network', filter.network);
-  put('fromDate', filter.from === undefined ? undefined : unixSeconds(filter.from));
-  put('toDate', filter.to === undefined ? undefined : unixSeconds(filter.to));
-  put('fromAmount', filter.minAmount?.toString());
-  put('toAmount', filter.maxAmount?.toString());
-  const text = query.toString();
+  const text = new URLSearchParams(asParams(encodeHistoryRequest(PAYMENT_HISTORY.endpoints.v1, filter))).toString();
   return text === '' ? '' : `?${text}`;
 }
 
 /** The white-label request body: snake_case, amounts as JSON number literals with exactly the digits given. */
 export function whiteLabelBody(req: PaymentRequest): string {
-  const body: Record<string, unknown> = {};
-  const put = (name: InterfaceName, value: unknown): void => {
-    if (value !== undefined) body[v1Name(name)] = value;
-  };
-  put('amount', jsonNumber(req.amount.toString()));
-  put('payCurrency', req.payCurrency);
-  put('currency', req.currency);
-  put('network', req.network);
-  put('lifeTime', req.lifeTime === undefined ? undefined : jsonNumber(String(req.lifeTime)));
-  put('feePaidByPayer', req.feePaidByPayer === undefined ? undefined : jsonNumber(String(req.feePaidByPayer)));
-  put('underPaidCover', req.underPaidCover === undefined ? undefined : jsonNumber(req.underPaidCover.toString()));
-  put('callbackUrl', req.callbackUrl);
-  put('email', req.email);
-  put('orderId', req.orderId);
-  put('description', req.description);
-  return stringifyLossless(body);
+  return stringifyLossless(encodePaymentRequest(CREATE_PAYMENT.endpoints.v1, req));
 }
+
+const NO_ENDPOINT_HINT = 'the gateway has no such endpoint here: check the base URL, and that your account uses the versioned API (api v1)';
 
 export class V1Gateway implements GatewayClient {
   readonly historyFilters = V1_HISTORY_FILTERS;
@@ -137,63 +65,44 @@ export class V1Gateway implements GatewayClient {
     private readonly keys: Keys,
   ) {}
 
-  private key(kind: V1KeyKind): KeySetting {
-    const key = this.keys[kind];
-    if (key === undefined || key.value === '') throw missingV1KeyError(kind, this.keys);
-    // Every v1 key travels in a header.
-    checkHeaderKey(kind, key);
-    return key;
-  }
-
-  /**
-   * Sends one request with `kind`'s key in its header and returns the envelope. A refused key
-   * names the key and where it came from; a 404 with an envelope says what it can mean.
-   */
-  private async call(what: string, kind: V1KeyKind, request: Omit<TransportRequest, 'headers'>): Promise<JsonObject> {
-    const key = this.key(kind);
-    const headers: Record<string, string> = { [KEY_HEADERS[kind]]: key.value };
-    if (request.json === undefined) headers['content-type'] = 'application/json';
-    try {
-      return decodeEnvelope(await this.transport.send({ ...request, headers }), 'versioned', what);
-    } catch (error) {
-      if (!(error instanceof GwError) || error.hint !== undefined) throw error;
-      if (error.exitCode === ExitCode.NOPERM) throw error.with({ hint: `check the ${kind} key (from ${key.from})` });
-      if (error.exitCode === ExitCode.REFUSED && error.status === 404) {
-        throw error.with({ hint: 'the gateway has no such endpoint here: check the base URL, and that your account uses the versioned API (api v1)' });
-      }
-      throw error;
-    }
+  private send(operation: { what: string; idempotent: boolean }, endpoint: Endpoint, fields: Record<string, unknown>): Promise<JsonObject> {
+    return call({
+      transport: this.transport,
+      keys: this.keys,
+      endpoint,
+      what: operation.what,
+      idempotent: operation.idempotent,
+      fields,
+      ...(endpoint.api === 'v1' && { notFoundHint: NO_ENDPOINT_HINT }),
+    });
   }
 
   /** GET /v1/payment/accepted-currencies (merchant key). `legacy`: the interface's POST /merchants/allowedCoins, as asked. */
   async acceptedCurrencies(endpoint: CurrenciesEndpoint = 'default'): Promise<Untrusted[]> {
-    if (endpoint === 'legacy') return new LegacyGateway(this.transport, this.keys).acceptedCurrencies('legacy');
-    const what = 'the accepted-currencies request';
-    const body = await this.call(what, 'merchant', { method: 'GET', path: '/v1/payment/accepted-currencies', idempotent: true });
-    return decodeV1AcceptedCurrencies(body, what);
+    const op = ACCEPTED_CURRENCIES;
+    const chosen = endpoint === 'legacy' ? op.endpoints.legacy : op.endpoints.v1;
+    return decodeAcceptedCurrencies(chosen, await this.send(op, chosen, {}), op.what);
   }
 
   /** POST /v1/payment/white-label (merchant key), JSON body in snake_case. Never re-sent once it may have arrived. */
   async createPayment(req: PaymentRequest): Promise<Payment> {
-    const what = 'the payment request';
-    const body = await this.call(what, 'merchant', { method: 'POST', path: '/v1/payment/white-label', json: whiteLabelBody(req), idempotent: false });
-    return decodeV1Payment(body, what);
+    const op = CREATE_PAYMENT;
+    const endpoint = op.endpoints.v1;
+    return decodePaymentAnswer(endpoint, await this.send(op, endpoint, encodePaymentRequest(endpoint, req)), op.what);
   }
 
   /** GET /v1/general/account/balance[?currency=] (general key). */
   async balances(currency?: string): Promise<Balance[]> {
-    const what = 'the balance request';
-    const query = currency === undefined ? '' : `?${new URLSearchParams({ currency }).toString()}`;
-    const body = await this.call(what, 'general', { method: 'GET', path: `/v1/general/account/balance${query}`, idempotent: true });
-    return decodeV1Balances(body, what);
+    const op = BALANCE;
+    const endpoint = op.endpoints.v1;
+    return decodeBalanceAnswer(endpoint, await this.send(op, endpoint, encodeFields(endpoint.request, { currency })), op.what);
   }
 
   /** POST /v1/general/swap/rate (general key), JSON {from_currency, to_currency}. */
   async rate(fromCurrency: string, toCurrency: string): Promise<Decimal> {
-    const what = 'the rate request';
-    const json = JSON.stringify({ [v1Name('fromCurrency')]: fromCurrency, [v1Name('toCurrency')]: toCurrency });
-    const body = await this.call(what, 'general', { method: 'POST', path: '/v1/general/swap/rate', json, idempotent: true });
-    return decodeV1Rate(body, what);
+    const op = RATE;
+    const endpoint = op.endpoints.v1;
+    return decodeRate(endpoint, await this.send(op, endpoint, encodeRateRequest(endpoint, { fromCurrency, toCurrency })), op.what);
   }
 
   /**
@@ -201,11 +110,18 @@ export class V1Gateway implements GatewayClient {
    * data being wrong, an unknown track id: exit 65, like the interface's result 116.
    */
   async paymentInfo(trackId: string): Promise<PaymentInfo> {
-    const what = 'the payment status request';
-    const path = `/v1/payment/${trackIdSegment(trackId)}`;
+    const op = PAYMENT_INFO;
+    const endpoint = op.endpoints.v1;
     let body: JsonObject;
     try {
-      body = await this.call(what, 'merchant', { method: 'GET', path, idempotent: true });
+      body = await call({
+        transport: this.transport,
+        keys: this.keys,
+        endpoint,
+        what: op.what,
+        idempotent: true,
+        fields: encodeFields(endpoint.request, { trackId }),
+      });
     } catch (error) {
       if (error instanceof GwError && error.exitCode === ExitCode.REFUSED && error.status === 404) {
         throw error.with({
@@ -215,7 +131,7 @@ export class V1Gateway implements GatewayClient {
       }
       throw error;
     }
-    return decodeV1PaymentInfo(v1Data(body, what), what);
+    return decodePaymentInfoAnswer(endpoint, body, op.what);
   }
 
   /**
@@ -223,11 +139,8 @@ export class V1Gateway implements GatewayClient {
    * parameters (V1_HISTORY_FILTERS); an order id is not sent (the history has no such parameter).
    */
   async payments(filter: PaymentFilter): Promise<PaymentPage> {
-    const what = 'the payment history request';
-    if (filter.size !== undefined && (!Number.isInteger(filter.size) || filter.size < 1 || filter.size > MAX_PAGE_SIZE)) {
-      throw new UsageError(`the page size must be a whole number from 1 to ${MAX_PAGE_SIZE} with the versioned API (got ${filter.size})`);
-    }
-    const body = await this.call(what, 'merchant', { method: 'GET', path: `/v1/payment${historyQuery(filter)}`, idempotent: true });
-    return decodeV1PaymentPage(body, what);
+    const op = PAYMENT_HISTORY;
+    const endpoint = op.endpoints.v1;
+    return decodePaymentPageAnswer(endpoint, await this.send(op, endpoint, encodeHistoryRequest(endpoint, filter)), op.what);
   }
 }

@@ -1,0 +1,85 @@
+// The gateway operations gw knows, one module each (the registry): what the sandbox's route table
+// is generated from (src/sandbox/routes.ts), and the names of every versioned field in one view.
+import { ACCEPTED_CURRENCIES } from './accepted-currencies.js';
+import { BALANCE } from './balance.js';
+import type { Api, Endpoint, Field } from './codec.js';
+import { CREATE_PAYMENT } from './create-payment.js';
+import { PAYMENT_HISTORY } from './payment-history.js';
+import { camelCase, PAYMENT_INFO, V1_PAYMENT_EXTRAS, V1_TX_FIELDS } from './payment-info.js';
+import { RATE } from './rate.js';
+
+export { camelCase } from './payment-info.js';
+
+/** What the registry needs of an operation module. */
+export interface OperationModule {
+  /** "payment information": for messages. */
+  readonly name: string;
+  /** "the payment status request": how failures name it. */
+  readonly what: string;
+  /** Safe to send again (every operation but a payment's creation). */
+  readonly idempotent: boolean;
+  readonly endpoints: Readonly<Partial<Record<Api, Endpoint>>>;
+}
+
+/** Every operation, by the name the sandbox's behaviours use. */
+export const OPERATIONS = {
+  acceptedCurrencies: ACCEPTED_CURRENCIES,
+  createPayment: CREATE_PAYMENT,
+  paymentInfo: PAYMENT_INFO,
+  paymentHistory: PAYMENT_HISTORY,
+  balance: BALANCE,
+  rate: RATE,
+} as const satisfies Record<string, OperationModule>;
+
+export type OperationName = keyof typeof OPERATIONS;
+
+/** Every endpoint of every operation. */
+export function allEndpoints(): Array<{ operation: OperationName; endpoint: Endpoint }> {
+  return (Object.keys(OPERATIONS) as OperationName[]).flatMap((operation) =>
+    Object.values(OPERATIONS[operation].endpoints as Partial<Record<Api, Endpoint>>).map((endpoint) => ({ operation, endpoint: endpoint as Endpoint })),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The versioned names, all operations together
+
+/** Every versioned field name and gw's name for it, each once (the first table that has it wins). */
+export const V1_FIELDS: ReadonlyArray<{ v1: string; name: string }> = (() => {
+  const tables: Array<readonly Field[]> = [
+    PAYMENT_INFO.endpoints.v1.answer,
+    V1_PAYMENT_EXTRAS,
+    V1_TX_FIELDS,
+    CREATE_PAYMENT.endpoints.v1.request,
+    RATE.endpoints.v1.request,
+    PAYMENT_HISTORY.endpoints.v1.request,
+  ];
+  const byWire = new Map<string, string>();
+  const names = new Set<string>();
+  for (const table of tables)
+    for (const f of table) {
+      if (byWire.has(f.wire) || names.has(f.name)) continue;
+      byWire.set(f.wire, f.name);
+      names.add(f.name);
+    }
+  return [...byWire].map(([v1, name]) => ({ v1, name }));
+})();
+
+const TO_V1 = new Map(V1_FIELDS.map((r) => [r.name, r.v1]));
+const FROM_V1 = new Map(V1_FIELDS.map((r) => [r.v1, r.name]));
+
+/** The versioned API's name of a field gw names `name`. */
+export function v1Name(name: string): string {
+  return TO_V1.get(name) ?? name;
+}
+
+/** Which answer a field is read from: the white-label answer, or anything else. */
+export type AnswerKind = 'white-label' | 'payment';
+
+/** gw's name of a field the versioned API sent (a field no table lists: its camelCase spelling). */
+export function interfaceName(v1: string, kind: AnswerKind = 'payment'): string {
+  if (kind === 'white-label') {
+    const f = CREATE_PAYMENT.endpoints.v1.answer.find((r) => r.wire === v1);
+    if (f !== undefined) return f.name;
+  }
+  return FROM_V1.get(v1) ?? camelCase(v1);
+}
