@@ -14,7 +14,7 @@ export interface CommandRow {
   readonly name: string;
   /** Other words for it (Commander's aliases), if any. */
   readonly aliases?: readonly string[];
-  /** One line: the command list of `gw --help` and the descriptions completion offers. */
+  /** One line: its entry in `gw --help` and in completion, and the description its help shows (src/cli.ts). */
   readonly summary: string;
   /** Imports the command's module, only when a command line needs it. */
   readonly load: () => Promise<(f: Factory) => Command>;

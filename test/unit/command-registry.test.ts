@@ -2,7 +2,7 @@
 // module reached only through its row (no command imports another: a command's module loads only
 // when a line names it), and the launcher's words for it (scripts/build.mjs writes them into the
 // bundle's first line for bin/gw.cjs).
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, type CommandRow, commandNamed, launcherCommands } from '../../src/commands/registry.js';
@@ -52,5 +52,15 @@ describe('the command registry', () => {
       st: 'status',
       pay: 'pay',
     });
+  });
+});
+
+describe('a command module', () => {
+  // Each loads only when a line names it (src/cli.ts): a command importing another would load it
+  // too, and couple them. What two commands share lives in src/cmdutil/ or the module owning it.
+  it.each(MODULES)('%s imports no other command (statically or dynamically)', (name) => {
+    const source = readFileSync(path.join(DIR, `${name}.ts`), 'utf8');
+    const imports = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1] ?? '');
+    expect(imports.filter((specifier) => specifier.startsWith('./'))).toEqual([]);
   });
 });
