@@ -8,10 +8,10 @@
 // or one gw makes up: src/cmdutil/order-id.ts), so such a failure names the command that finds
 // it, and `--reuse-if-exists` looks for it before creating another.
 //
-// On a terminal the payment is the counter screen (src/output/counter-screen.ts), drawn on a
-// cleared screen; with --wait it is redrawn in place until the payment ends, and ends on PAID (or
-// why not) in block letters. Exit codes of the wait: src/cmdutil/wait.ts.
-import path from 'node:path';
+// What it shows is src/views/pay-view.ts. On a terminal the payment is the counter screen
+// (src/output/counter-screen.ts), drawn on a cleared screen; with --wait it is redrawn in place
+// until the payment ends, and ends on PAID (or why not) in block letters. Exit codes of the wait:
+// src/cmdutil/wait.ts.
 import { Command } from 'commander';
 import { parseHttpUrl, parseOrderId, parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
@@ -20,24 +20,21 @@ import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
 import { generateOrderId } from '../cmdutil/order-id.js';
 import { parseDuration } from '../cmdutil/time-args.js';
-import { arrivedWords, endingFailure, receivedAmount, type WaitEnding } from '../cmdutil/wait.js';
+import { type Existing, findExisting, paymentFromInfo } from '../cmdutil/existing-payment.js';
+import { checkQrOutWritable, writePaymentQr } from '../cmdutil/qr-out.js';
+import { endingFailure } from '../cmdutil/wait.js';
 import { coinKey, type Expected } from '../domain/arrival.js';
 import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
-import type { GatewayClient, Payment, PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
+import type { GatewayClient, Payment, PaymentRequest } from '../gateway/gateway.js';
 import { isGenericFailure } from '../gateway/result-codes.js';
 import { Decimal } from '../money/decimal.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { shellQuote } from '../output/sanitize.js';
-import { maskUrlText } from '../output/url-credentials.js';
-import { Untrusted } from '../output/untrusted.js';
-import { counterScreen, outcomeScreen, rateWords, type Outcome, type ScreenQr } from '../output/counter-screen.js';
-import { statusText } from '../output/status-view.js';
-import { renderDetails, type DetailRow } from '../output/table.js';
-import { expiryWords, localDateTime, parseTimestamp, readTimestamp } from '../output/time.js';
+import { localDateTime, parseTimestamp, readTimestamp } from '../output/time.js';
 import { maxAssetDecimals } from '../payment-uri/decimals.js';
-import { normalizeSymbol } from '../payment-uri/networks.js';
 import type { PaymentUri } from '../payment-uri/index.js';
+import { printPayment, showAlreadyPaid, showEnding } from '../views/pay-view.js';
 
 export interface PayFlags {
   payCurrency?: string;
@@ -226,29 +223,6 @@ function fitsDecimals(amount: Decimal, decimals: number): boolean {
 }
 
 /**
- * --qr-out is checked before the payment exists: its folder must exist and be writable (the image
- * is written beside it first, then renamed), and a file already there must be a regular file gw
- * may write.
- */
-export async function checkQrOutWritable(file: string): Promise<void> {
-  // Loaded here, not at start-up: only --qr-out needs them.
-  const { constants } = await import('node:fs');
-  const { access, stat } = await import('node:fs/promises');
-  const target = path.resolve(file);
-  try {
-    const existing = await stat(target).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
-    if (existing !== undefined) {
-      if (!existing.isFile()) throw Object.assign(new Error('not a regular file'), { code: existing.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
-      await access(target, constants.W_OK);
-    }
-    await access(path.dirname(target), constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new GwError(ExitCode.CANTCREAT, `--qr-out ${file} cannot be written (${code}); no payment was created`);
-  }
-}
-
-/**
  * After the request may have reached the gateway, a failure without a clear refusal is ambiguous:
  * the payment may exist. Say so, and how to recognise it; never send it again automatically.
  */
@@ -283,94 +257,6 @@ function unpayableReason(payment: Payment): string | undefined {
   return undefined;
 }
 
-/** An open or paid payment of the order, found before creating another (--reuse-if-exists). */
-type Existing = { kind: 'paid' | 'open'; info: PaymentInfo };
-
-const OPEN_STATES = new Set(['new', 'waiting', 'confirming', 'unknown']);
-
-/**
- * Looks up the payments of the request's order id: a paid one, else the newest open one (not past
- * its expiry, unless a transaction is already confirming). One for another amount or currency is
- * never reused: that is an error, and nothing is created.
- */
-export async function findExisting(gateway: GatewayClient, request: PaymentRequest, now: number): Promise<Existing | undefined> {
-  const orderId = request.orderId ?? '';
-  const nothingCreated = 'nothing was created: try again, or leave out --reuse-if-exists';
-  let found: PaymentInfo[];
-  try {
-    // Every payment of the order, whatever page it is on; with api v1, whose history has no order
-    // id filter, gw reads the history and keeps the order's own (src/gateway/history.ts).
-    const { listPayments, SCAN_PAGE_SIZE } = await import('../gateway/history.js');
-    const listing = await listPayments(gateway, { orderId, size: SCAN_PAGE_SIZE }, { all: true, maxPages: 50 });
-    if (listing.failure !== undefined) throw listing.failure;
-    if (listing.incomplete !== undefined) {
-      throw new GwError(ExitCode.PROTOCOL, `could not read every payment of order "${orderId}": ${listing.incomplete}`, { hint: nothingCreated });
-    }
-    found = listing.payments;
-  } catch (error) {
-    if (!(error instanceof GwError) || error.hint === nothingCreated) throw error;
-    throw error.with({ message: `could not look for the payments of order "${orderId}": ${error.message}`, hint: nothingCreated });
-  }
-  const mine = found.filter((p) => p.orderId?.raw() === orderId);
-  const createdAt = (p: PaymentInfo): number => parseTimestamp(p.date)?.getTime() ?? 0;
-  const stillOpen = (p: PaymentInfo): boolean => {
-    if (!OPEN_STATES.has(p.status)) return false;
-    const expiry = parseTimestamp(p.expiredAt);
-    return p.status === 'confirming' || expiry === undefined || expiry.getTime() > now;
-  };
-  const paid = mine.find((p) => p.status === 'paid');
-  // Funds arrived for an expired payment of the order (late, src/domain/arrival.ts): another payment could bill the customer twice.
-  const late = paid === undefined ? mine.find((p) => p.status === 'late') : undefined;
-  if (late !== undefined) {
-    const id = late.trackId.line(100);
-    throw new GwError(
-      ExitCode.LATE,
-      `order "${orderId}" already received funds on payment ${id} after it expired (${arrivedWords(late.arrival, 'arrived') ?? 'a transaction was reported'}): no new payment was created`,
-      { trackId: late.trackId.raw(), hint: `decide about those funds first (gw status ${id}): accept them, or refund them in the merchant panel` },
-    );
-  }
-  const open = mine.filter(stillOpen).sort((a, b) => createdAt(b) - createdAt(a))[0];
-  const existing: Existing | undefined = paid !== undefined ? { kind: 'paid', info: paid } : open !== undefined ? { kind: 'open', info: open } : undefined;
-  if (existing === undefined) return undefined;
-  const { info } = existing;
-  const sameAmount = info.amount === null || info.amount.equals(request.amount);
-  const sameCurrency = info.currency === null || normalizeSymbol(info.currency.raw()) === request.currency;
-  if (!sameAmount || !sameCurrency) {
-    throw new GwError(
-      ExitCode.DATA,
-      `order "${orderId}" already has a ${info.status} payment ${info.trackId.line(100)} for ${info.amount ?? '?'} ${info.currency?.line(20) ?? ''}, not ${request.amount} ${request.currency}: no second payment was created`,
-      { trackId: info.trackId.raw(), hint: 'a different amount is a different order: give another --order-id' },
-    );
-  }
-  return existing;
-}
-
-/** A payment as the history describes it, in the shape of a created one (what it does not say is null). */
-export function paymentFromInfo(info: PaymentInfo): Payment {
-  const memo = info.fields.memo;
-  return {
-    trackId: info.trackId,
-    amount: info.amount,
-    currency: info.currency,
-    payAmount: info.payAmount,
-    payCurrency: info.payCurrency,
-    network: info.network,
-    address: info.address,
-    memo: memo instanceof Untrusted ? memo : null,
-    callbackUrl: null,
-    description: info.description,
-    email: info.email,
-    feePaidByPayer: null,
-    lifeTime: null,
-    orderId: info.orderId,
-    underPaidCover: null,
-    rate: null,
-    expiredAt: info.expiredAt,
-    createdAt: info.date,
-    QRCode: null,
-  };
-}
-
 export async function payRun(opts: PayOptions): Promise<void> {
   const { io, request, clock } = opts;
   if (opts.qrOut !== undefined) await checkQrOutWritable(opts.qrOut);
@@ -378,7 +264,7 @@ export async function payRun(opts: PayOptions): Promise<void> {
 
   let existing: Existing | undefined;
   if (opts.reuseIfExists === true) existing = await findExisting(gateway, request, clock.now());
-  if (existing?.kind === 'paid') return showAlreadyPaid(opts, existing.info);
+  if (existing?.kind === 'paid') return showAlreadyPaid(opts, existing.info, request.orderId);
 
   let payment: Payment;
   if (existing !== undefined) {
@@ -459,18 +345,7 @@ export async function payRun(opts: PayOptions): Promise<void> {
   }
   if (opts.qrOut !== undefined) {
     try {
-      const { writeQrImage, qrCaption } = await import('../qr/index.js');
-      // The image carries what the payer needs beside the code: amount, network, expiry, track id.
-      const expires = parseTimestamp(payment.expiredAt);
-      const caption = qrCaption({
-        payAmount: String(payment.payAmount),
-        payCurrency: String(payment.payCurrency ?? ''),
-        network: uri.networkName,
-        ...(expires !== undefined && { expires }),
-        trackId: payment.trackId.toString(),
-        sandbox: io.sandbox,
-      });
-      await writeQrImage(uri.uri, opts.qrOut, { caption });
+      await writePaymentQr(payment, uri, opts.qrOut, io.sandbox);
     } catch (error) {
       // The payment is shown without any line saying the image was written.
       await printPayment({ ...opts, qrOut: undefined }, payment, uri);
@@ -535,203 +410,4 @@ async function deliver(io: IOStreams, payment: Payment, created: (error: GwError
 function expectedOfPayment(payment: Payment): Expected | null {
   const coin = coinKey(payment.payCurrency?.raw());
   return payment.payAmount === null || coin === null ? null : { amount: payment.payAmount, coin };
-}
-
-/** The outcome a final state is shown as, on the counter screen. */
-function outcomeOf(ending: WaitEnding): Outcome | undefined {
-  if (ending.kind === 'final') {
-    const status = ending.info.status;
-    return status === 'paid' || status === 'underpaid' || status === 'expired' || status === 'late' || status === 'failed' || status === 'refunded'
-      ? status
-      : undefined;
-  }
-  return ending.kind === 'gave-up' && ending.reason === 'expiry' ? 'not-paid' : undefined;
-}
-
-/** After the wait: the final screen, or the last state, and for scripts the final document. */
-function showEnding(
-  opts: PayOptions,
-  payment: Payment,
-  uri: PaymentUri,
-  ending: WaitEnding,
-  screen: ((status?: string) => void) | undefined,
-  reused: boolean,
-): void {
-  const { io, clock } = opts;
-  const info = ending.info;
-  if (io.json) {
-    io.printJson({ ...payment, uri: uri.qr ? uri.uri : null, ...(info === undefined ? {} : info.fields), ...(reused && { reused: true }) });
-    return;
-  }
-  const outcome = outcomeOf(ending);
-  if (screen !== undefined && opts.redraw !== false) {
-    if (outcome !== undefined) {
-      io.drawScreen(
-        outcomeScreen({
-          outcome,
-          payment,
-          info,
-          received: info === undefined ? undefined : receivedAmount(info),
-          width: io.width(),
-          height: io.height(),
-          chalk: io.chalk,
-          sandbox: io.sandbox,
-          orderIdGenerated: opts.orderIdGenerated === true,
-        }),
-        { clear: opts.clear !== false },
-      );
-    } else {
-      screen(io.chalk.yellow.bold(`■ Stopped waiting: the payment is still ${info?.status ?? 'open'}`));
-    }
-    io.endScreen();
-    return;
-  }
-  if (info !== undefined) io.out(`\n${statusText(info, clock.now(), io.chalk, io.sandbox)}`);
-}
-
-/** --reuse-if-exists found the order paid: show it, create nothing, exit 0. */
-function showAlreadyPaid(opts: PayOptions, info: PaymentInfo): void {
-  const { io } = opts;
-  if (io.json) {
-    io.printJson({ ...info.fields, reused: true });
-    return;
-  }
-  if (io.canRedraw()) {
-    if (opts.clear !== false) io.clearScreen();
-    io.drawScreen(
-      outcomeScreen({
-        outcome: 'paid',
-        payment: paymentFromInfo(info),
-        info,
-        received: receivedAmount(info),
-        width: io.width(),
-        height: io.height(),
-        chalk: io.chalk,
-        sandbox: io.sandbox,
-      }),
-    );
-    io.endScreen();
-    io.notice(`gw: order "${opts.request.orderId ?? ''}" is already paid (payment ${info.trackId}): no new payment was created`);
-    return;
-  }
-  io.notice(`gw: order "${opts.request.orderId ?? ''}" is already paid (payment ${info.trackId}): no new payment was created`);
-  io.out(statusText(info, opts.clock.now(), io.chalk, io.sandbox));
-}
-
-/**
- * The payment, as JSON, as the counter screen (a terminal, payable) or as details; with its QR
- * when `uri` is given and wanted. Returns the screen's redraw function when the counter screen was
- * drawn (its argument: the state line while waiting).
- */
-async function printPayment(
-  opts: PayOptions,
-  payment: Payment,
-  uri: PaymentUri | undefined,
-  notes: readonly string[] = [],
-  reused = false,
-  /** A wait follows: its one JSON document comes at the end (showEnding). */
-  waiting = false,
-): Promise<((status?: string) => void) | undefined> {
-  const { io } = opts;
-  const wantQr = uri?.qr && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
-  if (io.json) {
-    if (!waiting) io.printJson({ ...payment, uri: uri?.qr === true ? uri.uri : null, ...(reused && { reused: true }) });
-    if (wantQr) io.err(await renderQr(io, uri.uri));
-    return undefined;
-  }
-  // The previous payment's screen must not stay visible above this one, payable or not.
-  if (opts.clear !== false) io.clearScreen();
-  if (uri !== undefined && io.canRedraw()) {
-    const qr = wantQr ? await screenQr(io, uri.uri) : undefined;
-    const draw = (status?: string): void =>
-      io.drawScreen(
-        counterScreen({
-          payment,
-          uri,
-          qr,
-          width: io.width(),
-          height: io.height(),
-          now: opts.clock.now(),
-          chalk: io.chalk,
-          sandbox: io.sandbox,
-          orderIdGenerated: opts.orderIdGenerated === true,
-          qrOut: opts.qrOut,
-          status,
-          notes,
-        }),
-        { clear: opts.clear !== false },
-      );
-    draw(waiting ? '… Checking the payment' : undefined);
-    if (!waiting) io.endScreen();
-    return draw;
-  }
-  io.sandboxBanner();
-  const { chalk } = io;
-  let text = renderDetails(paymentRows(opts, payment, uri));
-  for (const note of notes) text += `${note}\n`;
-  if (uri === undefined) {
-    io.out(`${text}${chalk.bold.red('NOT PAYABLE: do not show this to a payer.')}\n`);
-    return undefined;
-  }
-  if (wantQr) text += `\n${await renderQr(io, uri.uri)}`;
-  if (!uri.qr) {
-    text += `\n${chalk.bold.yellow(`No QR code: ${uri.qrRefusal ?? 'the memo cannot go in one'}.`)} The payer must send ${chalk.bold(`${payment.payAmount} ${payment.payCurrency}`)} to the address above with the memo ${chalk.bold(Untrusted.of(uri.memo ?? '').toString())}.\n`;
-  } else if (!uri.amountInUri) {
-    text += `\n${chalk.bold.yellow('The QR code holds only the address.')} The payer must enter the amount: ${chalk.bold(`${payment.payAmount} ${payment.payCurrency}`)}\n`;
-  }
-  if (opts.qrOut !== undefined) text += `QR image written to ${opts.qrOut}\n`;
-  if (io.sandbox) text += `${chalk.yellow('SANDBOX payment: a made-up address nobody watches; never send funds to it.')}\n`;
-  io.out(text);
-  return undefined;
-}
-
-/** The QR for the counter screen, drawn through the one renderer, with its size from the symbol. */
-async function screenQr(io: IOStreams, text: string): Promise<ScreenQr> {
-  const { renderTerminalQr, qrSize } = await import('../qr/index.js');
-  const options = io.qrRenderOptions();
-  return { text: renderTerminalQr(text, options), ...qrSize(text, options) };
-}
-
-function paymentRows(opts: PayOptions, payment: Payment, uri: PaymentUri | undefined): DetailRow[] {
-  const { chalk } = opts.io;
-  const rows: DetailRow[] = [];
-  if (uri !== undefined) {
-    // What the payer reads. A payment that is not payable shows none of it: no amount to send,
-    // no address to send it to.
-    const network = payment.network?.toString() ?? '';
-    rows.push(
-      { label: 'Pay exactly', value: `${chalk.bold(String(payment.payAmount))} ${payment.payCurrency ?? ''}`.trim() },
-      { label: 'Network', value: uri.networkId && uri.networkName !== network ? `${uri.networkName} (${network})` : network || '(not given)' },
-      { label: 'Address', value: chalk.bold(String(payment.address)) },
-    );
-    if (uri.memo !== undefined)
-      rows.push({
-        label: 'Memo',
-        value: `${chalk.bold(Untrusted.of(uri.memo).toString())}  ${chalk.yellow('(required: without it the payment cannot be matched)')}`,
-      });
-    const expires = expiryWords(payment.expiredAt, opts.clock.now());
-    if (expires !== undefined) rows.push({ label: 'Expires', value: expires });
-  }
-  if (payment.amount !== null) rows.push({ label: 'Amount', value: `${payment.amount} ${payment.currency ?? ''}`.trim() });
-  const rate = rateWords(payment);
-  if (rate !== undefined && uri !== undefined) rows.push({ label: 'Rate', value: rate });
-  rows.push({ label: 'Track ID', value: payment.trackId.toString() });
-  if (payment.orderId && !payment.orderId.isBlank)
-    rows.push({ label: 'Order ID', value: `${payment.orderId}${opts.orderIdGenerated === true ? ' (generated by gw)' : ''}` });
-  if (payment.description && !payment.description.isBlank) rows.push({ label: 'Description', value: payment.description.toString() });
-  if (payment.email && !payment.email.isBlank) rows.push({ label: 'Payer e-mail', value: payment.email.toString() });
-  if (payment.callbackUrl && !payment.callbackUrl.isBlank) rows.push({ label: 'Callback', value: maskUrlText(payment.callbackUrl.toString()) });
-  if (uri?.qr === true) rows.push({ label: 'URI', value: uri.uri });
-  return rows;
-}
-
-async function renderQr(io: IOStreams, text: string): Promise<string> {
-  const { renderTerminalQr, qrWidth } = await import('../qr/index.js');
-  const width = qrWidth(text, io.qrRenderOptions());
-  const columns = io.width();
-  if (io.stdoutIsTTY && width > columns) {
-    io.warn(`the QR code needs ${width} columns and the terminal has ${columns}: widen it, or use --qr-out <file.png>`);
-    return '';
-  }
-  return renderTerminalQr(text, io.qrRenderOptions());
 }
