@@ -109,7 +109,7 @@ await build({
       export { IOStreams } from './src/output/iostreams.ts';
       export { decodePaymentInfo } from './src/gateway/legacy/decode.ts';
       export { parseLossless } from './src/gateway/json.ts';
-      export { counterScreen } from './src/output/counter-screen.ts';
+      export { counterScreen } from './src/views/counter-screen.ts';
       export { buildPaymentUri } from './src/payment-uri/index.ts';
       export { qrSymbol, renderTerminalQr } from './src/qr/index.ts';
       export { decodePayment } from './src/gateway/legacy/decode.ts';

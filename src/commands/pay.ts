@@ -9,7 +9,7 @@
 // it, and `--reuse-if-exists` looks for it before creating another.
 //
 // What it shows is src/views/pay-view.ts. On a terminal the payment is the counter screen
-// (src/output/counter-screen.ts), drawn on a cleared screen; with --wait it is redrawn in place
+// (src/views/counter-screen.ts), drawn on a cleared screen; with --wait it is redrawn in place
 // until the payment ends, and ends on PAID (or why not) in block letters. Exit codes of the wait:
 // src/cmdutil/wait.ts.
 import { Command } from 'commander';

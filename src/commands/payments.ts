@@ -18,7 +18,7 @@ import { Decimal } from '../money/decimal.js';
 import { padVisible, truncateVisible, visibleWidth } from '../output/cells.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
-import { stateColour } from '../output/status-view.js';
+import { stateColour } from '../views/status-view.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
 
 export interface PaymentsFlags {

@@ -15,7 +15,7 @@ import { parseDuration } from '../cmdutil/time-args.js';
 import { endingFailure, stateFailure } from '../cmdutil/wait.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
-import { statusText } from '../output/status-view.js';
+import { statusText } from '../views/status-view.js';
 
 export interface StatusOptions {
   io: IOStreams;

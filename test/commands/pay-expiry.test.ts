@@ -7,7 +7,7 @@ import { buildPaymentRequest, type PayOptions, payRun } from '../../src/commands
 import { ExitCode } from '../../src/errors.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';
 import { PLAIN } from '../../src/output/palette.js';
-import { statusText } from '../../src/output/status-view.js';
+import { statusText } from '../../src/views/status-view.js';
 import { FakeGateway, paymentInfoOf, tronPayment } from '../support/fake-gateway.js';
 import { gwFailure } from '../support/rejection.js';
 

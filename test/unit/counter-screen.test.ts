@@ -1,4 +1,4 @@
-// The counter screen (src/output/counter-screen.ts) for every sandbox offering at 80×24 and 100×30:
+// The counter screen (src/views/counter-screen.ts) for every sandbox offering at 80×24 and 100×30:
 // drawn into a model terminal with the shell's prompt after it, the visible screen must hold the
 // whole QR (decoded by ZXing's reader on a light and a dark theme) with the amount and the network;
 // when the QR cannot fit, a notice says so at the bottom, where it stays visible.
@@ -6,7 +6,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { Payment } from '../../src/gateway/gateway.js';
 import { bigText, bigTextWidth } from '../../src/output/big-text.js';
-import { counterScreen, outcomeScreen, rateWords, type CounterScreenInput } from '../../src/output/counter-screen.js';
+import { counterScreen, outcomeScreen, rateWords, type CounterScreenInput } from '../../src/views/counter-screen.js';
 import { visibleWidth } from '../../src/output/table.js';
 import { buildPaymentUri } from '../../src/payment-uri/index.js';
 import { qrSymbol, QUIET_ZONE, renderTerminalQr } from '../../src/qr/index.js';

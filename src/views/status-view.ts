@@ -1,13 +1,13 @@
 // A payment's state for people: the state first, prominent and coloured, then the amounts, network,
 // address, transaction and dates. Used by `gw status` and after a wait that is not on a counter screen.
-import type { Palette } from './palette.js';
+import type { Palette } from '../output/palette.js';
 import type { PaymentState } from '../domain/payment-status.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
 import { v1StatusCommand } from '../cmdutil/wait.js';
 import { amountsWords, differenceWords, type Arrival, type ArrivedTx } from '../domain/arrival.js';
 import type { Decimal } from '../money/decimal.js';
-import { renderDetails, type DetailRow } from './table.js';
-import { expiryWords, localDateTime, parseTimestamp } from './time.js';
+import { renderDetails, type DetailRow } from '../output/table.js';
+import { expiryWords, localDateTime, parseTimestamp } from '../output/time.js';
 
 /** What each state means at the counter, in a few words. */
 export const STATE_WORDS: Readonly<Record<PaymentState, string>> = {

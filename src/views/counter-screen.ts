@@ -16,16 +16,16 @@
 //   than the window is not drawn (its lines would wrap into noise): the notice says so. Both point
 //   to a larger window or --qr-out.
 // The final screens (outcomeScreen) say PAID, or why not, in block letters.
-import type { Palette } from './palette.js';
+import type { Palette } from '../output/palette.js';
 import { amountsWords, differenceWords } from '../domain/arrival.js';
 import type { Payment, PaymentInfo } from '../gateway/gateway.js';
 import type { Decimal } from '../money/decimal.js';
 import type { PaymentUri } from '../payment-uri/index.js';
-import { bigText } from './big-text.js';
-import { padVisible, truncateVisible, visibleWidth, wrapPlain } from './cells.js';
-import { expiryWords as expiryText, localDateTime, parseTimestamp } from './time.js';
-import { Untrusted } from './untrusted.js';
-import { maskUrlText } from './url-credentials.js';
+import { bigText } from '../output/big-text.js';
+import { padVisible, truncateVisible, visibleWidth, wrapPlain } from '../output/cells.js';
+import { expiryWords as expiryText, localDateTime, parseTimestamp } from '../output/time.js';
+import { Untrusted } from '../output/untrusted.js';
+import { maskUrlText } from '../output/url-credentials.js';
 
 /** The QR as renderTerminalQr drew it, and its size in cells (from qrSymbol). */
 export interface ScreenQr {
