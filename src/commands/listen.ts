@@ -413,7 +413,8 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
           gatewayStatus: s?.gatewayStatus ?? null,
           amount: s?.amount ?? null,
           currency: s?.currency ?? null,
-          payAmount: s?.payAmount ?? null,
+          // A v1 body states no pay amount: null, not its transactions summed (those are `received`).
+          payAmount: s === undefined || s.payAmountFromTxs ? null : s.payAmount,
           payCurrency: s?.payCurrency ?? null,
           orderId: s?.orderId ?? null,
           ...(arrived?.json ?? { received: null, expected: null, difference: null, transactions: null }),
