@@ -4,14 +4,28 @@
 //   network, address, txID, date, payDate, plus the payment's other fields;
 // - v1 (payments created through the versioned API): snake_case, amounts and times as JSON
 //   numbers — track_id, type, status, amount, value, sent_value, currency, order_id, email, note,
-//   fee_paid_by_payer, under_paid_coverage, description, date, and txs[].
+//   fee_paid_by_payer, under_paid_coverage, description, date, and txs[]; plus what the gateway's
+//   published Paying and Paid samples carry (docs/gateway.md §7): `module_name` at the top level,
+//   and in each transaction `value`, `sent_value`, `sender_address`, `rate`,
+//   `auto_convert_amount` and `auto_convert_currency`, in the samples' order.
 // Pure: the same payment gives the same bytes. Used by the sandbox's deliveries and by
 // `gw webhook send`. Amounts stay decimal strings throughout (written as JSON number literals with
 // exactly their digits in v1 bodies).
 import { createHash } from 'node:crypto';
+import { base58, bech32 } from '@scure/base';
 import { LosslessNumber, stringify } from 'lossless-json';
 import { legacyStatusName, v1StatusName, type PaymentState } from '../domain/payment-status.js';
-import { compareDecimals, divideRounded, fractionDigits, multiplyRounded } from '../money/decimal.js';
+import { compareDecimals, divideRounded, fractionDigits, fromBaseUnits, multiplyRounded, toBaseUnits } from '../money/decimal.js';
+import {
+  encodeBase58Check,
+  encodeCashAddr,
+  encodeMoneroAddress,
+  encodeTonFriendly,
+  MONERO_STAGENET_STANDARD_TAG,
+  TON_FLAGS,
+  toEip55,
+} from '../payment-uri/addresses.js';
+import { matchNetwork, NETWORKS } from '../payment-uri/networks.js';
 import { defaultType, type NotificationStyle, type NotificationType } from './types.js';
 
 export { NOTIFICATION_STYLES, NOTIFICATION_TYPES, LEGACY_TYPES, V1_TYPES, defaultType } from './types.js';
@@ -61,6 +75,14 @@ export interface NotificationTx {
   status: string;
   /** Unix seconds. */
   date: number;
+  /**
+   * Price of one unit of `currency` in the payment's currency (plain decimal), when the caller
+   * knows it; without it, the payment's own rate (amount / payAmount) for a transaction in the pay
+   * currency, else the rate that makes the transactions add up to what was received (txRates).
+   */
+  rate?: string;
+  /** The payer's address, when the caller knows it; without it, a made-up one (senderAddress). */
+  senderAddress?: string | null;
 }
 
 export interface Notification {
@@ -120,10 +142,31 @@ function legacyBody(p: NotificationPayment, type: NotificationType): Record<stri
 function v1Body(p: NotificationPayment, type: NotificationType): Record<string, unknown> {
   const seen = p.txs === undefined ? hasTransaction(p.status) : p.txs.length > 0;
   const received = seen ? p.receivedAmount : '0';
+  const txs: readonly NotificationTx[] =
+    p.txs ??
+    (seen
+      ? [
+          {
+            txHash: p.txID,
+            amount: received,
+            currency: p.payCurrency,
+            network: p.network,
+            address: p.address,
+            confirmations: p.status === 'confirming' ? 1 : 12,
+            status: p.status === 'confirming' ? 'confirming' : 'confirmed',
+            date: p.payDate > 0 ? p.payDate : p.createdAt,
+          },
+        ]
+      : []);
+  const rates = txRates(p, txs, received);
+  const places = Math.max(fractionDigits(p.amount), 2);
   return {
     track_id: p.trackId,
     status: statusText(p.status, 'v1'),
     type,
+    // The module the payment came through (the samples: "OxaPay", or a package's name); the
+    // sandbox's and `gw webhook send`'s payments come through none.
+    module_name: '',
     amount: num(p.amount),
     value: num(p.amount),
     sent_value: num(sentValue(p.amount, p.payAmount, received)),
@@ -135,34 +178,103 @@ function v1Body(p: NotificationPayment, type: NotificationType): Record<string, 
     under_paid_coverage: num(p.underPaidCover),
     description: p.description,
     date: p.createdAt,
-    txs: p.txs
-      ? p.txs.map((t) => ({
-          tx_hash: t.txHash,
-          sent_amount: num(t.amount),
-          received_amount: num(t.amount),
-          currency: t.currency,
-          network: t.network,
-          address: t.address,
-          confirmations: t.confirmations,
-          status: t.status,
-          date: t.date,
-        }))
-      : seen
-        ? [
-            {
-              tx_hash: p.txID,
-              sent_amount: num(received),
-              received_amount: num(received),
-              currency: p.payCurrency,
-              network: p.network,
-              address: p.address,
-              confirmations: p.status === 'confirming' ? 1 : 12,
-              status: p.status === 'confirming' ? 'confirming' : 'confirmed',
-              date: p.payDate > 0 ? p.payDate : p.createdAt,
-            },
-          ]
-        : [],
+    txs: txs.map((t, i) => {
+      const rate = rates[i] ?? '0';
+      // What the transfer is worth in the payment's currency: the pay currency's share of the
+      // amount exactly as sent_value counts it, any other coin at its rate.
+      const value = t.rate === undefined && t.currency === p.payCurrency ? sentValue(p.amount, p.payAmount, t.amount) : multiplyRounded(t.amount, rate, places);
+      return {
+        status: t.status,
+        tx_hash: t.txHash,
+        sent_amount: num(t.amount),
+        received_amount: num(t.amount),
+        value: num(value),
+        sent_value: num(value),
+        currency: t.currency,
+        network: t.network,
+        sender_address: t.senderAddress === undefined ? senderAddress(t.network, t.currency, `${p.trackId}/${t.txHash}`) : t.senderAddress,
+        address: t.address,
+        rate: num(rate),
+        confirmations: t.confirmations,
+        // Nothing is converted: no to_currency is kept for a payment (docs/gateway.md §8), and the
+        // gateway's own test callbacks say 0 and "" when nothing was.
+        auto_convert_amount: 0,
+        auto_convert_currency: '',
+        date: t.date,
+      };
+    }),
   };
+}
+
+const RATE_PLACES = 8;
+const RATE_SIGNIFICANT = 8;
+const RATE_MAX_PLACES = 18;
+
+/**
+ * Each transaction's rate: price of one unit of its coin in the payment's currency. Given, or for
+ * the pay currency amount / payAmount; a transaction in another coin (a mixed payment) gets the
+ * rate that makes it worth what was received beyond the pay currency's transactions (`received`
+ * counts every coin in pay-currency units), shared equally between the other coins when there are
+ * several.
+ */
+export function txRates(p: Pick<NotificationPayment, 'amount' | 'payAmount' | 'payCurrency'>, txs: readonly NotificationTx[], received: string): string[] {
+  const own = /[1-9]/.test(p.payAmount) ? divideRounded(p.amount, p.payAmount, RATE_PLACES, RATE_SIGNIFICANT, RATE_MAX_PLACES) : '0';
+  const counted = txs.filter((t) => t.status !== 'failed');
+  const scale = Math.max(fractionDigits(received), ...counted.map((t) => fractionDigits(t.amount)));
+  let inPay = 0n;
+  for (const t of counted) if (t.currency === p.payCurrency) inPay += toBaseUnits(t.amount, scale);
+  const rest = toBaseUnits(received, scale) - inPay;
+  const others = [...new Set(txs.filter((t) => t.currency !== p.payCurrency && t.rate === undefined).map((t) => t.currency))];
+  const rateOf = new Map<string, string>();
+  for (const coin of others) {
+    const sent = counted.filter((t) => t.currency === coin).reduce((sum, t) => sum + toBaseUnits(t.amount, scale), 0n);
+    const share = rest > 0n ? fromBaseUnits(rest / BigInt(others.length), scale) : '0';
+    rateOf.set(
+      coin,
+      sent > 0n && /[1-9]/.test(share) && own !== '0'
+        ? divideRounded(multiplyRounded(share, own, scale + RATE_MAX_PLACES), fromBaseUnits(sent, scale), RATE_PLACES, RATE_SIGNIFICANT, RATE_MAX_PLACES)
+        : '0',
+    );
+  }
+  return txs.map((t) => t.rate ?? (t.currency === p.payCurrency ? own : (rateOf.get(t.currency) ?? '0')));
+}
+
+/**
+ * A made-up payer's address for a transaction, derived from `seed`, in the form of its network
+ * (the TESTNET form where the network has one: BTC `tb1q…`, LTC `tltc1q…`, TON `0Q…`, XMR stagenet
+ * `5…`…; EVM, Tron and Solana have none), or null when the network is not one gw knows (a
+ * captured notification of the gateway's own test mode has null there: docs/gateway.md §7). It is
+ * no one's key; never send funds to it.
+ */
+export function senderAddress(network: string, currency: string, seed: string): string | null {
+  const id = matchNetwork(network, currency);
+  if (id === undefined) return null;
+  const material = createHash('sha256').update(`gw-notification-sender\u0000${id}\u0000${seed}`).digest();
+  const hash20 = material.subarray(0, 20);
+  switch (NETWORKS[id].addressFormat) {
+    case 'bitcoin':
+      return bech32.encode('tb', [0, ...bech32.toWords(hash20)]);
+    case 'litecoin':
+      return bech32.encode('tltc', [0, ...bech32.toWords(hash20)]);
+    case 'digibyte':
+      return bech32.encode('dgbt', [0, ...bech32.toWords(hash20)]);
+    case 'dogecoin':
+      return encodeBase58Check(0x71, hash20);
+    case 'dash':
+      return encodeBase58Check(0x8c, hash20);
+    case 'bitcoin-cash':
+      return encodeCashAddr('bchtest', 0, hash20);
+    case 'evm':
+      return toEip55(`0x${hash20.toString('hex')}`);
+    case 'tron':
+      return encodeBase58Check(0x41, hash20);
+    case 'solana':
+      return base58.encode(material);
+    case 'ton':
+      return encodeTonFriendly(TON_FLAGS.nonBounceable | TON_FLAGS.testOnly, 0, material);
+    case 'monero':
+      return encodeMoneroAddress(MONERO_STAGENET_STANDARD_TAG, material, createHash('sha256').update(material).digest());
+  }
 }
 
 /**

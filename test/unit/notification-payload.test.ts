@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PaymentState } from '../../src/domain/payment-status.js';
 import { readNotification } from '../../src/notifications/decode.js';
-import { buildNotification, sentValue, statusText, type NotificationPayment } from '../../src/notifications/payload.js';
+import { buildNotification, senderAddress, sentValue, statusText, type NotificationPayment } from '../../src/notifications/payload.js';
+import { signBody } from '../../src/notifications/signature.js';
+import { validateAddress } from '../../src/payment-uri/addresses.js';
+import type { NetworkId } from '../../src/payment-uri/networks.js';
 
 const PAYMENT: NotificationPayment = {
   trackId: 'sbx4k2m9q1z7a',
@@ -89,6 +92,7 @@ describe('v1 style', () => {
       'track_id',
       'status',
       'type',
+      'module_name',
       'amount',
       'value',
       'sent_value',
@@ -107,14 +111,20 @@ describe('v1 style', () => {
     expect(body).toMatchObject({ track_id: 'sbx4k2m9q1z7a', status: 'Paid', order_id: 'ORD-7', date: 1_750_000_000 });
     expect(body.txs).toEqual([
       {
+        status: 'confirmed',
         tx_hash: 'ab'.repeat(32),
         sent_amount: 0.000390123456789012,
         received_amount: 0.000390123456789012,
+        value: 25.5,
+        sent_value: 25.5,
         currency: 'ETH',
         network: 'Ethereum Network',
+        sender_address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
         address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        rate: 65363.92405082,
         confirmations: 12,
-        status: 'confirmed',
+        auto_convert_amount: 0,
+        auto_convert_currency: '',
         date: 1_750_000_300,
       },
     ]);
@@ -136,6 +146,157 @@ describe('v1 style', () => {
     expect(sentValue('10', '3', '1')).toBe('3.33');
     expect(sentValue('10', '3', '0')).toBe('0');
     expect(sentValue('10', '3', '4')).toBe('10');
+  });
+});
+
+// docs/gateway.md §7: the gateway's published Paying and Paid samples, field by field and type by
+// type (the order is the samples'). A strict client (one that checks every field's JSON type)
+// must accept what the sandbox and `gw webhook send` send.
+const SAMPLE_TOP: ReadonlyArray<readonly [string, string]> = [
+  ['track_id', 'string'],
+  ['status', 'string'],
+  ['type', 'string'],
+  ['module_name', 'string'],
+  ['amount', 'number'],
+  ['value', 'number'],
+  ['sent_value', 'number'],
+  ['currency', 'string'],
+  ['order_id', 'string'],
+  ['email', 'string'],
+  ['note', 'string'],
+  ['fee_paid_by_payer', 'number'],
+  ['under_paid_coverage', 'number'],
+  ['description', 'string'],
+  ['date', 'number'],
+  ['txs', 'array'],
+];
+const SAMPLE_TX: ReadonlyArray<readonly [string, string]> = [
+  ['status', 'string'],
+  ['tx_hash', 'string'],
+  ['sent_amount', 'number'],
+  ['received_amount', 'number'],
+  ['value', 'number'],
+  ['sent_value', 'number'],
+  ['currency', 'string'],
+  ['network', 'string'],
+  ['sender_address', 'string'],
+  ['address', 'string'],
+  ['rate', 'number'],
+  ['confirmations', 'number'],
+  ['auto_convert_amount', 'number'],
+  ['auto_convert_currency', 'string'],
+  ['date', 'number'],
+];
+const jsonType = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
+const shape = (o: Record<string, unknown>): Array<[string, string]> => Object.entries(o).map(([k, v]) => [k, jsonType(v)]);
+
+type V1Tx = Record<string, unknown> & { value: number; sent_value: number; rate: number; sent_amount: number; sender_address: string };
+type V1Body = Record<string, unknown> & { sent_value: number; txs: V1Tx[] };
+
+describe('v1 style: every field of the published samples, with their JSON types', () => {
+  const UNDERPAID = '0.000351111111110110'; // 90 %
+  it.each([
+    ['confirming', 'Paying', PAYMENT.receivedAmount, 25.5],
+    ['paid', 'Paid', PAYMENT.receivedAmount, 25.5],
+    ['underpaid', 'Underpaid', UNDERPAID, 22.95],
+  ] as const)("%s → %s: the samples' fields in their order and types, value and rate consistent", (status, word, received, worth) => {
+    const n = buildNotification({ ...PAYMENT, status, receivedAmount: received }, 'v1');
+    const body = JSON.parse(n.body) as V1Body;
+    expect(shape(body)).toEqual(SAMPLE_TOP);
+    expect(body.status).toBe(word);
+    expect(body.module_name).toBe('');
+    expect(body.sent_value).toBe(worth);
+    expect(body.txs).toHaveLength(1);
+    const tx = body.txs[0] as V1Tx;
+    expect(shape(tx)).toEqual(SAMPLE_TX);
+    expect(tx).toMatchObject({ value: worth, sent_value: worth, rate: 65363.92405082, auto_convert_amount: 0, auto_convert_currency: '' });
+    // value is what the transfer is worth in the payment's currency: sent amount × rate, to the cent.
+    expect(Math.abs(tx.sent_amount * tx.rate - tx.value)).toBeLessThan(0.01);
+    // The payer's address: a valid address of the transaction's network, not the receiving one.
+    expect(validateAddress('ethereum', tx.sender_address)).toEqual({ ok: true });
+    expect(tx.sender_address).not.toBe(PAYMENT.address);
+    // Exact digits in the bytes; the signature is over exactly those bytes.
+    expect(n.body).toContain('"rate":65363.92405082,');
+    expect(signBody('k', n.body)).toBe(signBody('k', Buffer.from(n.body)));
+    expect(signBody('k', JSON.stringify(JSON.parse(n.body)))).not.toBe(signBody('k', n.body));
+  });
+
+  it('paying then paid: the same transaction keeps its hash and sender; the bytes are the same every time', () => {
+    const paying = JSON.parse(buildNotification({ ...PAYMENT, status: 'confirming' }, 'v1').body) as V1Body;
+    const paid = JSON.parse(buildNotification({ ...PAYMENT, status: 'paid' }, 'v1').body) as V1Body;
+    expect(paying.txs[0]?.sender_address).toBe(paid.txs[0]?.sender_address);
+    expect(buildNotification({ ...PAYMENT }, 'v1').body).toBe(buildNotification({ ...PAYMENT }, 'v1').body);
+  });
+
+  it("a mixed payment: the pay coin at the payment's rate, the other coin at the rate that makes up what was received", () => {
+    const body = JSON.parse(
+      buildNotification(
+        {
+          ...PAYMENT,
+          payCurrency: 'BTC',
+          network: 'Bitcoin Network',
+          payAmount: '0.0004',
+          receivedAmount: '0.0004',
+          txs: [
+            { txHash: 'a', amount: '0.0002', currency: 'BTC', network: 'Bitcoin Network', address: 'x', confirmations: 3, status: 'confirmed', date: 1 },
+            { txHash: 'b', amount: '0.005', currency: 'ETH', network: 'Ethereum Network', address: 'y', confirmations: 3, status: 'confirmed', date: 2 },
+          ],
+        },
+        'v1',
+      ).body,
+    ) as V1Body;
+    expect(body.txs.map((t) => [t.currency, t.rate, t.value])).toEqual([
+      ['BTC', 63750, 12.75],
+      ['ETH', 2550, 12.75],
+    ]);
+    expect(body.txs[0]?.sender_address).toMatch(/^tb1q/);
+  });
+
+  it('a rate or a sender the caller knows is written as given (null included)', () => {
+    const body = JSON.parse(
+      buildNotification(
+        {
+          ...PAYMENT,
+          txs: [
+            {
+              txHash: 'a',
+              amount: '0.0001',
+              currency: 'ETH',
+              network: 'Ethereum Network',
+              address: 'x',
+              confirmations: 1,
+              status: 'confirming',
+              date: 1,
+              rate: '3000.5',
+              senderAddress: null,
+            },
+          ],
+        },
+        'v1',
+      ).body,
+    ) as V1Body;
+    expect(body.txs[0]).toMatchObject({ rate: 3000.5, value: 0.3, sender_address: null });
+  });
+
+  it.each([
+    ['Bitcoin Network', 'BTC', 'bitcoin', /^tb1q/],
+    ['Litecoin Network', 'LTC', 'litecoin', /^tltc1q/],
+    ['Dogecoin Network', 'DOGE', 'dogecoin', /^n/],
+    ['Bitcoin Cash Network', 'BCH', 'bitcoin-cash', /^bchtest:q/],
+    ['Dash Network', 'DASH', 'dash', /^y/],
+    ['Tron Network', 'USDT', 'tron', /^T/],
+    ['Binance Smart Chain', 'BNB', 'bsc', /^0x/],
+    ['Solana Network', 'SOL', 'solana', /^[1-9A-HJ-NP-Za-km-z]{32,44}$/],
+    ['TON Network', 'TON', 'ton', /^0Q/],
+    ['Monero Network', 'XMR', 'monero', /^5/],
+  ] as const)('sender address on %s: valid, in the testnet form where there is one', (network, coin, id, form) => {
+    const address = senderAddress(network, coin, 'seed');
+    expect(address).toMatch(form);
+    expect(validateAddress(id as NetworkId, address ?? '')).toEqual({ ok: true });
+  });
+
+  it('sender address on a network gw does not know: null (as a captured test-mode notification has it)', () => {
+    expect(senderAddress('Martian Network', 'MRS', 'seed')).toBeNull();
   });
 });
 
