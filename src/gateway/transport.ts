@@ -22,7 +22,6 @@
 // compiler (Liftoff) only, before anything is compiled: plenty for parsing one small answer. See
 // docs/performance.md.
 import type { Socket } from 'node:net';
-import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import Client from 'undici/lib/dispatcher/client.js';
@@ -32,6 +31,7 @@ import { ConfigError, ExitCode, GwError, ProtocolError } from '../errors.js';
 import { scrubSecrets } from '../output/sanitize.js';
 import { openConnection, type ConnectPlan } from './connector.js';
 import { unsendableHeaderValue } from './header-value.js';
+import { readBody } from './answer-body.js';
 import { retryAfterMs } from './retry-after.js';
 import type { RawResponse } from './envelope.js';
 import {
@@ -159,6 +159,22 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.ra
 
 const noop = (): void => undefined;
 
+/**
+ * Whether a try's outcome may be tried again: a failure that is not final, not the user's stop,
+ * before the deadline, and either idempotent or certainly not sent; an idempotent request's 5xx or
+ * 429 answer.
+ */
+function retryable(outcome: HttpAnswer | TransportError, req: TransportRequest, signal: AbortSignal): boolean {
+  if (!(outcome instanceof TransportError)) return req.idempotent && (outcome.status >= 500 || outcome.status === 429);
+  return (
+    !outcome.final &&
+    outcome.exitCode !== ExitCode.INTERRUPTED &&
+    outcome.exitCode !== ExitCode.TERMINATED &&
+    !signal.aborted &&
+    (req.idempotent || outcome.delivery === 'not-sent')
+  );
+}
+
 /** One send(): its deadline and the signal that ends it (the deadline, or the caller's abort). */
 interface SendScope {
   /** Milliseconds from the start of the send to its deadline. */
@@ -170,6 +186,15 @@ interface SendScope {
 /** One try of a send: how far it got, which decides whether it may have been sent. */
 interface Attempt {
   progress: Progress;
+}
+
+/** A request as written: what undici is given, and "POST https://host/path" for log lines. */
+interface Outgoing {
+  path: string;
+  method: TransportRequest['method'];
+  headers: Record<string, string>;
+  body: Uint8Array | string | null;
+  target: string;
 }
 
 export class Transport {
@@ -349,15 +374,7 @@ export class Transport {
         outcome = error;
       }
       maybeSent ||= !(outcome instanceof TransportError) || outcome.delivery === 'maybe-sent';
-      const retryable =
-        outcome instanceof TransportError
-          ? !outcome.final &&
-            outcome.exitCode !== ExitCode.INTERRUPTED &&
-            outcome.exitCode !== ExitCode.TERMINATED &&
-            !scope.signal.aborted &&
-            (req.idempotent || outcome.delivery === 'not-sent')
-          : req.idempotent && (outcome.status >= 500 || outcome.status === 429);
-      if (!retryable || attempt > this.retry.retries) return this.settle(outcome, maybeSent);
+      if (!retryable(outcome, req, scope.signal) || attempt > this.retry.retries) return this.settle(outcome, maybeSent);
 
       // Retry-After is honoured whenever the wait fits before the deadline (the user gave gw that
       // long); one that does not fit ends the retries, and the failure says how long to wait.
@@ -392,7 +409,17 @@ export class Transport {
     return abortedError(progress, scope.budgetMs, this.ctx, signal?.aborted === true ? (signal.reason ?? 'interrupted') : undefined);
   }
 
+  /** One try: the request sent, its answer read. */
   private async once(req: TransportRequest, scope: SendScope): Promise<HttpAnswer> {
+    const out = this.outgoing(req);
+    const started = Date.now();
+    if (scope.signal.aborted) throw this.aborted('queued', scope);
+    const response = await this.dispatch(out, scope, started);
+    return this.readAnswer(response, out.target, started, scope);
+  }
+
+  /** The request as it goes on the wire: path (absolute through a proxy for http://), method, headers, body. */
+  private outgoing(req: TransportRequest): Outgoing {
     const url = this.url(req.path);
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -416,36 +443,43 @@ export class Transport {
       headers.host = url.host;
       if (this.plan.proxy?.authorization !== undefined) headers['proxy-authorization'] = this.plan.proxy.authorization;
     }
-    const started = Date.now();
-    const target = `${req.method} ${url.origin}${url.pathname}`;
-    if (scope.signal.aborted) throw this.aborted('queued', scope);
+    return { path, method: req.method, headers, body: body ?? null, target: `${req.method} ${url.origin}${url.pathname}` };
+  }
 
+  /**
+   * One try's request and the head of its answer. The connector reports to this try how far it
+   * got, which decides whether a failure may have reached the gateway; every failure drops the
+   * Client and is said as a TransportError (gw's own from an in-memory dispatcher as it is).
+   */
+  private async dispatch(out: Outgoing, scope: SendScope, started: number): Promise<Dispatcher.ResponseData> {
     const inMemory = this.options.dispatcher !== undefined;
     const attempt: Attempt = { progress: inMemory || this.sockets.size > 0 ? 'connected' : 'queued' };
     if (inMemory) this.observe((o) => o.onConnect?.({}));
     this.current = { attempt, signal: scope.signal };
-    let response: Dispatcher.ResponseData;
     try {
-      const pending = request.call(this.dispatcher(), { path, method: req.method, headers, body: body ?? null, signal: scope.signal });
+      const pending = request.call(this.dispatcher(), { path: out.path, method: out.method, headers: out.headers, body: out.body, signal: scope.signal });
       // If the deadline wins the race below, the request's own rejection comes later: not unhandled.
       pending.catch(noop);
-      response = await abortable(pending, scope.signal);
+      return await abortable(pending, scope.signal);
     } catch (error) {
       this.discardClient();
       // gw's own failure from an in-memory dispatcher (the embedded sandbox's journal): as it is.
       if (error instanceof GwError) throw error;
       if (scope.signal.aborted || isUndiciTimeout(error)) {
-        this.log(`gw: ${target} → aborted after ${Date.now() - started} ms (${describeProgress(attempt.progress)})`);
+        this.log(`gw: ${out.target} → aborted after ${Date.now() - started} ms (${describeProgress(attempt.progress)})`);
         throw this.aborted(attempt.progress, scope);
       }
-      this.log(`gw: ${target} → ${failureCode(error)} after ${Date.now() - started} ms`);
+      this.log(`gw: ${out.target} → ${failureCode(error)} after ${Date.now() - started} ms`);
       // The original error stays the cause: what a notification's delivery reports is read from it.
       if (isConnectFailure(error)) throw withCause(connectFailureError(error, this.ctx), error);
       throw withCause(requestFailureError(error, this.ctx, this.forward), error);
     } finally {
       if (this.current?.attempt === attempt) this.current = undefined;
     }
+  }
 
+  /** The answer: its body read within the size limit and the deadline, scrubbed of every key. */
+  private async readAnswer(response: Dispatcher.ResponseData, target: string, started: number, scope: SendScope): Promise<HttpAnswer> {
     const { statusCode, headers: resHeaders, body: stream } = response;
     const date = resHeaders.date;
     this.observe((o) => o.onResponse?.({ status: statusCode, ...(typeof date === 'string' && { date }), receivedAt: Date.now() }));
@@ -527,48 +561,6 @@ export class Transport {
 function withCause<E extends Error>(failure: E, cause: unknown): E {
   failure.cause = cause;
   return failure;
-}
-
-/**
- * An answer's body, read through events (less to set up than an async iterator, for the one answer
- * most commands read); 'too-large' as soon as it passes maxBytes, with the stream destroyed (what
- * was kept then is in `read.kept`). With `keep`, only that many bytes are kept and the rest read
- * and dropped (`truncated`). Fails with the stream's error, or ERR_STREAM_PREMATURE_CLOSE if it
- * closes before its end.
- */
-function readBody(
-  stream: Readable,
-  maxBytes: number,
-  read: { size: number; kept?: Buffer[] },
-  keep = Number.POSITIVE_INFINITY,
-): Promise<{ chunks: Buffer[]; truncated: boolean } | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    read.kept = chunks;
-    let kept = 0;
-    let settled = false;
-    const settle = (outcome: () => void): void => {
-      if (settled) return;
-      settled = true;
-      outcome();
-    };
-    stream.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      read.size += chunk.length;
-      if (read.size > maxBytes) {
-        settle(() => resolve('too-large'));
-        stream.destroy();
-        return;
-      }
-      if (kept >= keep) return;
-      const piece = kept + chunk.length > keep ? chunk.subarray(0, keep - kept) : chunk;
-      chunks.push(piece);
-      kept += piece.length;
-    });
-    stream.once('end', () => settle(() => resolve({ chunks, truncated: read.size > kept })));
-    stream.once('error', (error) => settle(() => reject(error)));
-    stream.once('close', () => settle(() => reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))));
-  });
 }
 
 /** The TLS facts of a connection (nothing for plain TCP). */
