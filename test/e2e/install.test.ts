@@ -58,7 +58,9 @@ afterAll(() => {
 describe('npm pack + npm install -g <tarball>', () => {
   it('the tarball holds the launcher, the built bundle with its parts, README and package.json; no sources, tests or code caches', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-    expect(files).toEqual(expect.arrayContaining(['package/bin/gw.cjs', 'package/dist/gw.cjs', 'package/README.md', 'package/docs/gateway.md', 'package/package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['package/bin/gw.cjs', 'package/dist/gw.cjs', 'package/README.md', 'package/docs/gateway.md', 'package/package.json']),
+    );
     expect(files.filter((f) => /^package\/(src|test|scripts|node_modules)\//.test(f))).toEqual([]);
     // V8 code caches belong to one Node version: gw writes its own on first use, none is shipped.
     expect(files.filter((f) => f.endsWith('.cache'))).toEqual([]);
