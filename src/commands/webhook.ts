@@ -317,8 +317,9 @@ export async function webhookVerifyRun(opts: WebhookVerifyOptions): Promise<void
       'set GATEWAY_MERCHANT_KEY and/or GATEWAY_PAYOUT_KEY, or merchantKey/payoutKey in your config file',
     );
   }
-  const [{ NotificationKeys, diagnose, keyName }, { readNotification }] = await Promise.all([
+  const [{ NotificationKeys, keyName }, { diagnose }, { readNotification }] = await Promise.all([
     import('../notifications/signature.js'),
+    import('../notifications/signature-diagnosis.js'),
     import('../notifications/decode.js'),
   ]);
   const keys = new NotificationKeys({ merchant: configured.merchant?.value, payout: configured.payout?.value });

@@ -13,9 +13,10 @@ vi.mock('node:crypto', async (importOriginal) => {
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
 });
 
-const { NotificationKeys, diagnose, digestsEqual, keyKindForType, signBody, signatureFromHeaders, verifyNotification, SIGNATURE_HEX_LENGTH } = await import(
+const { NotificationKeys, digestsEqual, keyKindForType, signBody, signatureFromHeaders, verifyNotification, SIGNATURE_HEX_LENGTH } = await import(
   '../../src/notifications/signature.js'
 );
+const { diagnose } = await import('../../src/notifications/signature-diagnosis.js');
 
 const MERCHANT = 'Zk3LqP9x-W2mVb7Rt-Hy6NcT1s';
 const PAYOUT = 'Pq8Xw2Lm-Rt5Yu1Io-Kj7Hg3Fd';
