@@ -6,7 +6,6 @@
 // The same factory serves the real process (src/main.ts) and in-process tests, which give it
 // in-memory IO, their own environment and working directory.
 import { ConfigError, deadlinePassed, ExitCode, GwError, UsageError } from '../errors.js';
-import type { LoadResult } from '../config/load.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   type ApiChoice,
@@ -234,32 +233,19 @@ class DefaultFactory implements Factory {
         generalKey: { value: sandbox.generalKey, source: fromSandbox },
       });
     } else {
-      const { mayHaveConfig } = await import('../config/candidates.js');
-      const origin = { cwd: this.#options.cwd, env: this.#options.env, home: this.#options.home };
-      let found: LoadResult | undefined;
-      if (globals.config !== undefined || mayHaveConfig(origin)) {
-        const { loadConfigFiles } = await import('../config/load.js');
-        // Reading the files counts against the command's deadline, and Ctrl-C ends it at once,
-        // even when a JavaScript config never settles.
-        found = await loadConfigFiles({ ...origin, ...(globals.config !== undefined && { explicitFile: globals.config }), signal: this.signal }).catch(
-          (error: unknown) => {
-            if (error instanceof GwError && error.exitCode === ExitCode.TEMPFAIL && this.#deadline.signal.aborted) {
-              throw error.with({
-                message: `reading the config files took longer than ${this.#timeoutMs / 1000} s`,
-                hint: 'a JavaScript config file may be waiting for something; raise --timeout, or name another file with --config',
-              });
-            }
-            throw error;
-          },
-        );
-      }
-      config = resolveConfig({
-        flags: globals,
-        env: this.#options.env,
-        layers: found?.layers ?? [],
-        skipped: found?.skipped ?? [],
-        looked: found?.looked ?? [],
+      const { readConfigFiles } = await import('../config/files.js');
+      // Reading the files counts against the command's deadline, and Ctrl-C ends it at once,
+      // even when a JavaScript config never settles.
+      const found = await readConfigFiles(this.#searchOrigin(), { ...this.#explicitConfig(), signal: this.signal }).catch((error: unknown) => {
+        if (error instanceof GwError && error.exitCode === ExitCode.TEMPFAIL && this.#deadline.signal.aborted) {
+          throw error.with({
+            message: `reading the config files took longer than ${this.#timeoutMs / 1000} s`,
+            hint: 'a JavaScript config file may be waiting for something; raise --timeout, or name another file with --config',
+          });
+        }
+        throw error;
       });
+      config = resolveConfig({ flags: globals, env: this.#options.env, layers: found.layers, skipped: found.skipped, looked: found.looked });
       if (config.timeoutMs.source.kind === 'file') this.#armDeadline(config.timeoutMs.value);
     }
     for (const warning of config.warnings) this.io.warn(warning);
@@ -283,21 +269,26 @@ class DefaultFactory implements Factory {
       };
       return { config, settings, problems: [], failed: [] };
     }
-    const { mayHaveConfig } = await import('../config/candidates.js');
-    const origin = { cwd: this.#options.cwd, env: this.#options.env, home: this.#options.home };
-    let found: LoadResult | undefined;
-    if (globals.config !== undefined || mayHaveConfig(origin)) {
-      const { loadConfigFiles } = await import('../config/load.js');
-      found = await loadConfigFiles({ ...origin, ...(globals.config !== undefined && { explicitFile: globals.config }), signal: this.signal, tolerant: true });
-    }
+    const { readConfigFiles } = await import('../config/files.js');
+    const found = await readConfigFiles(this.#searchOrigin(), { ...this.#explicitConfig(), signal: this.signal, tolerant: true });
     return resolveConfigReport({
       flags: globals,
       env: this.#options.env,
-      layers: found?.layers ?? [],
-      skipped: found?.skipped ?? [],
-      looked: found?.looked ?? [],
-      failed: found?.failed ?? [],
+      layers: found.layers,
+      skipped: found.skipped,
+      looked: found.looked,
+      failed: found.failed ?? [],
     });
+  }
+
+  /** Where the search for config files starts. */
+  #searchOrigin(): { cwd: string; env: NodeJS.ProcessEnv; home: string } {
+    return { cwd: this.#options.cwd, env: this.#options.env, home: this.#options.home };
+  }
+
+  /** --config, if given: that file alone is read. */
+  #explicitConfig(): { explicitFile?: string } {
+    return this.globals.config === undefined ? {} : { explicitFile: this.globals.config };
   }
 
   gateway(): Promise<GatewayClient> {

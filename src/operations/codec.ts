@@ -88,6 +88,8 @@ export function wireValue(value: unknown, kind: Kind): unknown {
     case 'number':
     case 'integer': {
       if (isLosslessNumber(value)) return value;
+      // A whole JavaScript number is written as it is (JSON writes it digit for digit).
+      if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
       const plain = toPlainDecimal(text.trim());
       // Written with exactly the digits it has ("2.50" stays 2.50); a value that is not a number stays text.
       return plain === undefined || text.trim() === '' ? text : new LosslessNumber(text.trim().replace(/^0+(?=\d)/, ''));

@@ -3,7 +3,8 @@
 // and send its latest notification again. They answer plain JSON, `{"ok": true, …}` or
 // `{"ok": false, "error": {"message"}}` with a matching HTTP status, and require the sandbox's
 // merchant key in the header `merchant_api_key` (or the body field `merchant`).
-import type { GatewayReply, SandboxGateway } from './gateway.js';
+import type { GatewayReply } from './envelopes.js';
+import type { SandboxGateway } from './gateway.js';
 import { parseTriggerState, TRIGGER_STATES } from './lifecycle.js';
 import { notificationsOf, type DeliveryOutcome, type SandboxNotifications } from './notify.js';
 import { header, type Route, type SandboxRequest } from './routes.js';

@@ -1,7 +1,8 @@
-// The sandbox gateway's operations, without HTTP: each takes the request's fields (already decoded
-// from JSON or form encoding) and returns the HTTP status and body to send. Number literals that the
-// gateway echoes (amount, payAmount, rate…) are LosslessNumber values so they are written with
-// exactly the digits computed or received; the server serialises bodies with lossless-json.
+// The sandbox gateway's operations, without HTTP and without either API's spelling: each takes the
+// request's fields under their canonical names (values as sent: the operation checks them) and
+// answers in canonical values (src/operations/*: amounts as exact digits, times as Unix seconds) or
+// with a Failure (a result code and message). Keys, field names, JSON types and envelopes are the
+// operations' codecs' business (routes.ts, envelopes.ts): the same tables the client reads with.
 //
 // Payments have a lifecycle (lifecycle.ts: the one module with the rules) and a track id that
 // carries what the lifecycle needs (track-id.ts), so a payment created by an earlier process is
@@ -12,22 +13,29 @@
 
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { LosslessNumber, isLosslessNumber } from 'lossless-json';
+import { isLosslessNumber } from 'lossless-json';
 import { asciiUpperCase } from '../cmdutil/args.js';
 import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { normalizeStatus } from '../domain/payment-status.js';
 import { compareDecimals, multiplyRounded, toPlainDecimal } from '../money/decimal.js';
 import type { NotificationTx } from '../notifications/payload.js';
+import type { AcceptedCurrenciesAnswer } from '../operations/accepted-currencies.js';
+import type { BalanceAnswer } from '../operations/balance.js';
+import type { Api, KeyKind } from '../operations/codec.js';
+import type { CreatedPayment } from '../operations/create-payment.js';
+import type { PaymentHistoryAnswer } from '../operations/payment-history.js';
+import type { PaymentKind, PaymentRecord } from '../operations/payment-info.js';
+import type { RateAnswer } from '../operations/rate.js';
 import { matchNetwork } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
 import { SandboxEvents, type PaymentSnapshot } from './events.js';
+import { fail, ok, type Answer, type GatewayReply } from './envelopes.js';
 import type { SandboxJournal } from './journal.js';
 import {
   creditedAt,
   DEFAULT_SETTLE_SECONDS,
   expiresAt,
   forcedStep,
-  legacyWord,
   nextStep,
   outcomeOf,
   parseSandboxStatus,
@@ -46,19 +54,16 @@ import { SANDBOX_OFFERINGS } from './offerings.js';
 import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances } from './prices.js';
 import { decodeTrackId, encodeTrackId, MAX_AMOUNT_DIGITS, type TrackIdFields } from './track-id.js';
 
-/** Request fields: strings (form encoding) or lossless-json values (JSON encoding). */
+/** Request fields under their canonical names: strings (form encoding, query) or lossless-json values (JSON). */
 export type RequestFields = Readonly<Record<string, unknown>>;
 
-export interface GatewayReply {
-  /** HTTP status. Legacy refusals are 200 like the real service; versioned ones carry their own. */
-  status: number;
-  body: unknown;
-  headers?: Readonly<Record<string, string>>;
-}
+export type { GatewayReply } from './envelopes.js';
 
 export interface GatewayConfig {
   merchantKey: string;
   payoutKey: string;
+  /** The versioned API's general key (balance, rate); without one, those endpoints refuse every key. */
+  generalKey?: string;
   /** Current time in milliseconds. */
   now: () => number;
   /** Base URL of the running sandbox (no trailing slash), used for QR code links. */
@@ -79,7 +84,13 @@ const defaultSchedule = (ms: number, fn: () => void): (() => void) => {
 
 type Offering = (typeof SANDBOX_OFFERINGS)[number];
 
+/**
+ * A payment the sandbox keeps: canonical values only. `kind` says what sort of payment it is; the
+ * sandbox creates white-label ones, but nothing here assumes that (a payment link has its coin
+ * chosen later, a static address receives many payments, a payout goes out).
+ */
 export interface SandboxPayment {
+  kind: PaymentKind;
   trackId: string;
   amount: string;
   currency: string;
@@ -103,7 +114,7 @@ export interface SandboxPayment {
   outcome: Outcome;
   settleSeconds: number;
   /** The API it was created through: its notifications are in that API's style. */
-  api: 'legacy' | 'v1';
+  api: Api;
 }
 
 /** The lifecycle's view of a payment. */
@@ -137,34 +148,6 @@ const JOURNAL_SKEW_SECONDS = 2;
 
 /** Payments a history page holds at most (docs/gateway.md §6: size 1–200). */
 export const LIST_SIZE = { min: 1, max: 200, default: 20 } as const;
-
-export const SUCCESS_MESSAGE = 'Operation completed successfully!';
-export const API_VERSION = '1.0.0';
-
-// ---------------------------------------------------------------------------------------------
-// Envelopes
-
-/** A legacy envelope: `{result, message, ...payload}`, HTTP 200 unless told otherwise. */
-export function legacy(result: number, message: string, payload: object = {}, status = 200): GatewayReply {
-  return { status, body: { result, message, ...payload } };
-}
-
-/** A versioned success envelope. */
-export function versionedOk(data: object): GatewayReply {
-  return {
-    status: 200,
-    body: { data, message: SUCCESS_MESSAGE, error: {}, status: 200, version: API_VERSION },
-  };
-}
-
-/** A versioned error envelope; the envelope's `status` equals the HTTP status. */
-export function versionedError(status: number, type: string, key: string, message: string, headers?: Readonly<Record<string, string>>): GatewayReply {
-  const reply: GatewayReply = {
-    status,
-    body: { data: {}, message, error: { type, key, message }, status, version: API_VERSION },
-  };
-  return headers === undefined ? reply : { ...reply, headers };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Field readers (liberal in what they accept)
@@ -285,6 +268,11 @@ export class SandboxGateway {
     return this.offeringsCache;
   }
 
+  /** The key of `kind` this sandbox accepts (the general key: none unless configured). */
+  keyOf(kind: KeyKind): string | undefined {
+    return kind === 'merchant' ? this.config.merchantKey : kind === 'payout' ? this.config.payoutKey : this.config.generalKey;
+  }
+
   /** The accepted pay currencies, each once, in offering order. */
   acceptedList(): string[] {
     return [...new Set(this.offerings().map((o) => o.payCurrency))];
@@ -307,79 +295,60 @@ export class SandboxGateway {
     return { status: 200, body: qrPng(uri), headers: { 'content-type': 'image/png', 'cache-control': 'no-store' } };
   }
 
-  // GET /v1/payment/accepted-currencies — key in the `merchant_api_key` header only.
-  acceptedCurrenciesV1(headerKey: string | undefined): GatewayReply {
-    if (headerKey === undefined || headerKey === '') {
-      return versionedError(401, 'authentication_error', 'missing_merchant_api_key', 'Merchant API key is missing');
-    }
-    if (headerKey !== this.config.merchantKey) {
-      return versionedError(401, 'authentication_error', 'invalid_merchant_api_key', 'Invalid merchant API key');
-    }
-    return versionedOk({ list: this.acceptedList() });
+  /** The accepted currencies (both APIs; the route checked the merchant key). */
+  acceptedCurrencies(): Answer<AcceptedCurrenciesAnswer> {
+    return ok({ list: this.acceptedList() });
   }
 
-  // POST /merchants/allowedCoins — key in the body field `merchant` only.
-  allowedCoins(fields: RequestFields): GatewayReply {
-    if (!this.merchantKeyOk(fields)) return legacy(102, 'Invalid merchant API key');
-    return legacy(100, SUCCESS_MESSAGE, { allowed: this.acceptedList() });
-  }
-
-  // POST /api/balance — payout key in the body field `key` only; optional `currency`.
-  balance(fields: RequestFields): GatewayReply {
-    const key = field(fields, 'key');
-    if (typeof key !== 'string' || key === '' || key !== this.config.payoutKey) {
-      return legacy(103, 'Invalid payout API key');
-    }
+  /** The balances, or one currency's (`currency`); the route checked the payout or general key. */
+  balance(fields: RequestFields): Answer<BalanceAnswer> {
     const balances = sandboxBalances();
     const currency = readSymbol(fields, 'currency');
-    if (currency.kind === 'invalid') return legacy(101, 'Validation problem: currency must be a string');
-    if (currency.kind === 'absent') return legacy(100, SUCCESS_MESSAGE, { data: balances });
+    if (currency.kind === 'invalid') return fail(101, 'Validation problem: currency must be a string');
+    if (currency.kind === 'absent') return ok({ balances });
     const amount = Object.hasOwn(balances, currency.value) ? balances[currency.value] : undefined;
-    if (amount === undefined) return legacy(105, 'Invalid currency');
+    if (amount === undefined) return fail(105, 'Invalid currency');
     // The interface document calls `data` an "array of objects" keyed by symbol; the gateway's own
     // client reads an object map. The sandbox answers with the object map {"BTC":"0.1",...}.
-    return legacy(100, SUCCESS_MESSAGE, { data: { [currency.value]: amount } });
+    return ok({ balances: { [currency.value]: amount } });
   }
 
-  // POST /exchange/rate — no key.
-  exchangeRate(fields: RequestFields): GatewayReply {
+  /** How many `toCurrency` one `fromCurrency` is worth (the legacy endpoint takes no key). */
+  rate(fields: RequestFields): Answer<RateAnswer> {
     const from = readSymbol(fields, 'fromCurrency');
     const to = readSymbol(fields, 'toCurrency');
-    if (from.kind === 'absent') return legacy(101, 'Validation problem: fromCurrency is required');
-    if (from.kind === 'invalid') return legacy(101, 'Validation problem: fromCurrency must be a string');
-    if (to.kind === 'absent') return legacy(101, 'Validation problem: toCurrency is required');
-    if (to.kind === 'invalid') return legacy(101, 'Validation problem: toCurrency must be a string');
-    if (!isKnownCurrency(from.value)) return legacy(121, 'Invalid fromCurrency');
-    if (!isKnownCurrency(to.value)) return legacy(122, 'Invalid toCurrency');
-    if (from.value === to.value) return legacy(123, 'fromCurrency and toCurrency are the same');
+    if (from.kind === 'absent') return fail(101, 'Validation problem: fromCurrency is required');
+    if (from.kind === 'invalid') return fail(101, 'Validation problem: fromCurrency must be a string');
+    if (to.kind === 'absent') return fail(101, 'Validation problem: toCurrency is required');
+    if (to.kind === 'invalid') return fail(101, 'Validation problem: toCurrency must be a string');
+    if (!isKnownCurrency(from.value)) return fail(121, 'Invalid fromCurrency');
+    if (!isKnownCurrency(to.value)) return fail(122, 'Invalid toCurrency');
+    if (from.value === to.value) return fail(123, 'fromCurrency and toCurrency are the same');
     const rate = exchangeRate(from.value, to.value);
-    if (rate === undefined) return legacy(131, 'An error occurred');
-    return legacy(100, SUCCESS_MESSAGE, { rate });
+    if (rate === undefined) return fail(131, 'An error occurred');
+    return ok({ rate });
   }
 
-  // POST /merchants/request/whitelabel — key in the body field `merchant` only. The versioned
-  // API's white-label (v1-translate.ts) comes through here too, with api 'v1'.
-  createWhiteLabel(fields: RequestFields, api: 'legacy' | 'v1' = 'legacy'): GatewayReply {
-    if (!this.merchantKeyOk(fields)) return legacy(102, 'Invalid merchant API key');
-
+  /** A white-label payment, created through `api` (its notifications are in that API's style). */
+  createPayment(fields: RequestFields, api: Api = 'legacy'): Answer<CreatedPayment> {
     const amount = readNumeric(fields, 'amount');
-    if (amount.kind === 'absent') return legacy(126, 'Amount is required');
-    if (amount.kind === 'invalid') return legacy(101, 'Validation problem: amount must be a number');
-    if (!isPositive(amount.plain)) return legacy(127, 'Amount is below the minimum');
+    if (amount.kind === 'absent') return fail(126, 'Amount is required');
+    if (amount.kind === 'invalid') return fail(101, 'Validation problem: amount must be a number');
+    if (!isPositive(amount.plain)) return fail(127, 'Amount is below the minimum');
 
     const payCurrency = readSymbol(fields, 'payCurrency');
-    if (payCurrency.kind === 'invalid') return legacy(101, 'Validation problem: payCurrency must be a string');
-    if (payCurrency.kind === 'absent') return legacy(120, 'Invalid payCurrency: it is required');
+    if (payCurrency.kind === 'invalid') return fail(101, 'Validation problem: payCurrency must be a string');
+    if (payCurrency.kind === 'absent') return fail(120, 'Invalid payCurrency: it is required');
     const candidates = this.offerings().filter((o) => o.payCurrency === payCurrency.value);
-    if (candidates.length === 0) return legacy(120, 'Invalid payCurrency');
+    if (candidates.length === 0) return fail(120, 'Invalid payCurrency');
 
     const currencyField = readSymbol(fields, 'currency');
-    if (currencyField.kind === 'invalid') return legacy(101, 'Validation problem: currency must be a string');
+    if (currencyField.kind === 'invalid') return fail(101, 'Validation problem: currency must be a string');
     const currency = currencyField.kind === 'ok' ? currencyField.value : payCurrency.value;
-    if (!isKnownCurrency(currency)) return legacy(105, 'Invalid currency');
+    if (!isKnownCurrency(currency)) return fail(105, 'Invalid currency');
 
     const networkField = readString(fields, 'network');
-    if (networkField.kind === 'invalid') return legacy(101, 'Validation problem: network must be a string');
+    if (networkField.kind === 'invalid') return fail(101, 'Validation problem: network must be a string');
     let offering: Offering | undefined = candidates[0];
     if (networkField.kind === 'ok' && networkField.value.trim() !== '') {
       // The same tolerant matching gw uses to read the gateway's network names (case, spacing,
@@ -387,57 +356,57 @@ export class SandboxGateway {
       const wanted = matchNetwork(networkField.value, payCurrency.value);
       offering = candidates.find((o) => o.networkId === wanted);
     }
-    if (offering === undefined) return legacy(106, 'Invalid network');
+    if (offering === undefined) return fail(106, 'Invalid network');
 
     const lifeTimeField = readNumeric(fields, 'lifeTime');
     let lifeTime: number = LIFETIME.default;
-    if (lifeTimeField.kind === 'invalid') return legacy(101, 'Validation problem: lifeTime must be a number');
+    if (lifeTimeField.kind === 'invalid') return fail(101, 'Validation problem: lifeTime must be a number');
     if (lifeTimeField.kind === 'ok') {
       const value = integerValue(lifeTimeField.plain);
-      if (value === undefined) return legacy(101, 'Validation problem: lifeTime must be a whole number of minutes');
-      if (value < BigInt(LIFETIME.min)) return legacy(111, `lifeTime is too short (minimum ${LIFETIME.min} minutes)`);
-      if (value > BigInt(LIFETIME.max)) return legacy(112, `lifeTime is too long (maximum ${LIFETIME.max} minutes)`);
+      if (value === undefined) return fail(101, 'Validation problem: lifeTime must be a whole number of minutes');
+      if (value < BigInt(LIFETIME.min)) return fail(111, `lifeTime is too short (minimum ${LIFETIME.min} minutes)`);
+      if (value > BigInt(LIFETIME.max)) return fail(112, `lifeTime is too long (maximum ${LIFETIME.max} minutes)`);
       lifeTime = Number(value);
     }
 
     const feeField = readNumeric(fields, 'feePaidByPayer');
     let feePaidByPayer = 0;
-    if (feeField.kind === 'invalid') return legacy(101, 'Validation problem: feePaidByPayer must be a number');
+    if (feeField.kind === 'invalid') return fail(101, 'Validation problem: feePaidByPayer must be a number');
     if (feeField.kind === 'ok') {
       const value = integerValue(feeField.plain);
-      if (!FEE_PAID_BY_PAYER.some((allowed) => BigInt(allowed) === value)) return legacy(115, 'Invalid feePaidByPayer: it must be 0 or 1');
+      if (!FEE_PAID_BY_PAYER.some((allowed) => BigInt(allowed) === value)) return fail(115, 'Invalid feePaidByPayer: it must be 0 or 1');
       feePaidByPayer = Number(value);
     }
 
     const coverField = readNumeric(fields, 'underPaidCover');
     let underPaidCover = '0';
-    if (coverField.kind === 'invalid') return legacy(101, 'Validation problem: underPaidCover must be a number');
+    if (coverField.kind === 'invalid') return fail(101, 'Validation problem: underPaidCover must be a number');
     if (coverField.kind === 'ok') {
-      if (compareToInt(coverField.plain, UNDERPAID_COVER.min) < 0) return legacy(113, `underPaidCover must not be below ${UNDERPAID_COVER.min}`);
+      if (compareToInt(coverField.plain, UNDERPAID_COVER.min) < 0) return fail(113, `underPaidCover must not be below ${UNDERPAID_COVER.min}`);
       if (compareToInt(coverField.plain, UNDERPAID_COVER.max) > 0) {
-        return legacy(114, `underPaidCover must not be above ${UNDERPAID_COVER.max}`);
+        return fail(114, `underPaidCover must not be above ${UNDERPAID_COVER.max}`);
       }
       underPaidCover = coverField.plain.replace(/^-/, '');
     }
 
     const callbackField = readString(fields, 'callbackUrl');
-    if (callbackField.kind === 'invalid') return legacy(101, 'Validation problem: callbackUrl must be a string');
-    if (callbackField.kind === 'ok' && !isHttpUrl(callbackField.value)) return legacy(107, 'Invalid callbackUrl');
+    if (callbackField.kind === 'invalid') return fail(101, 'Validation problem: callbackUrl must be a string');
+    if (callbackField.kind === 'ok' && !isHttpUrl(callbackField.value)) return fail(107, 'Invalid callbackUrl');
 
     const echoed: Record<'description' | 'orderId' | 'email', string> = { description: '', orderId: '', email: '' };
     for (const name of ['description', 'orderId', 'email'] as const) {
       const s = readString(fields, name);
-      if (s.kind === 'invalid') return legacy(101, `Validation problem: ${name} must be a string`);
+      if (s.kind === 'invalid') return fail(101, `Validation problem: ${name} must be a string`);
       if (s.kind === 'ok') echoed[name] = s.value;
     }
 
     // Pricing. Same currency: the amount is paid as sent, digit for digit.
     const priced = price(amount.plain, currency, offering.payCurrency);
-    if (priced === undefined) return legacy(131, 'An error occurred');
+    if (priced === undefined) return fail(131, 'An error occurred');
     const { rate, payAmount } = priced;
     const payAmountLiteral = currency === offering.payCurrency ? amount.literal : payAmount;
-    if (!isPositive(payAmount)) return legacy(127, 'Amount is below the minimum');
-    if (amount.plain.replace('.', '').length > MAX_AMOUNT_DIGITS) return legacy(110, `Amount is too high: at most ${MAX_AMOUNT_DIGITS} digits`);
+    if (!isPositive(payAmount)) return fail(127, 'Amount is below the minimum');
+    if (amount.plain.replace('.', '').length > MAX_AMOUNT_DIGITS) return fail(110, `Amount is too high: at most ${MAX_AMOUNT_DIGITS} digits`);
 
     const createdAt = Math.floor(this.config.now() / 1000);
     const settleSeconds = this.config.settleSeconds ?? DEFAULT_SETTLE_SECONDS;
@@ -451,8 +420,9 @@ export class SandboxGateway {
       currency,
       amount: amount.plain,
     });
-    if (trackId === undefined) return legacy(500, 'Internal error: the payment cannot be given a sandbox track id');
+    if (trackId === undefined) return fail(500, 'Internal error: the payment cannot be given a sandbox track id');
     const payment: SandboxPayment = {
+      kind: 'white-label',
       trackId,
       amount: amount.plain,
       currency,
@@ -479,90 +449,72 @@ export class SandboxGateway {
     if (this.config.journal !== undefined && !this.config.journal.append({ trackId, orderId: payment.orderId })) this.unjournaled.add(trackId);
     this.#startLifecycle(payment);
 
-    return legacy(100, SUCCESS_MESSAGE, {
+    // Amounts echoed with the digits received (same currency: the pay amount too).
+    return ok({
       trackId,
-      amount: new LosslessNumber(amount.literal),
+      amount: amount.literal,
       currency,
-      payAmount: new LosslessNumber(payAmountLiteral),
+      payAmount: payAmountLiteral,
       payCurrency: payment.payCurrency,
       network: payment.network,
       address: payment.address,
+      memo: '',
       callbackUrl: payment.callbackUrl,
       description: payment.description,
       email: payment.email,
       feePaidByPayer,
       lifeTime,
       orderId: payment.orderId,
-      underPaidCover: new LosslessNumber(underPaidCover),
-      rate: new LosslessNumber(rate),
+      underPaidCover,
+      rate,
+      QRCode: `${this.config.baseUrl()}/qr/${trackId}.png`,
       expiredAt: payment.expiredAt,
       createdAt: payment.createdAt,
-      QRCode: `${this.config.baseUrl()}/qr/${trackId}.png`,
     });
   }
 
-  // POST /merchants/inquiry — JSON {merchant, trackId}; trackId text or a JSON integer.
-  inquiry(fields: RequestFields): GatewayReply {
-    return this.#inquiry(fields, false);
-  }
-
-  /** The inquiry plus each payment's `txs` and `mixedPayment`, which the legacy answer has not: the versioned payment information's source. */
-  inquiryWithTxs(fields: RequestFields): GatewayReply {
-    return this.#inquiry(fields, true);
-  }
-
-  #inquiry(fields: RequestFields, withTxs: boolean): GatewayReply {
-    if (!this.merchantKeyOk(fields)) return legacy(102, 'Invalid merchant API key');
+  /** One payment by `trackId` (text, or a JSON integer as the gateway's own client sends it). */
+  paymentInfo(fields: RequestFields): Answer<PaymentRecord> {
     const trackId = readId(fields, 'trackId');
-    if (trackId.kind === 'absent') return legacy(101, 'Validation problem: trackId is required');
-    if (trackId.kind === 'invalid') return legacy(116, 'Invalid trackId');
+    if (trackId.kind === 'absent') return fail(101, 'Validation problem: trackId is required');
+    if (trackId.kind === 'invalid') return fail(116, 'Invalid trackId');
     const payment = this.resolve(trackId.value);
-    if (payment === undefined) return legacy(116, 'Invalid trackId');
-    return legacy(100, SUCCESS_MESSAGE, this.#describe(payment, this.#current(payment), withTxs));
+    if (payment === undefined) return fail(116, 'Invalid trackId');
+    return ok(this.#record(payment, this.#current(payment)));
   }
 
-  // POST /merchants/list — JSON with the merchant key and optional filters, paged.
-  list(fields: RequestFields): GatewayReply {
-    return this.#list(fields, false);
-  }
-
-  /** The list with each payment's `txs` and `mixedPayment` (see inquiryWithTxs). */
-  listWithTxs(fields: RequestFields): GatewayReply {
-    return this.#list(fields, true);
-  }
-
-  #list(fields: RequestFields, withTxs: boolean): GatewayReply {
-    if (!this.merchantKeyOk(fields)) return legacy(102, 'Invalid merchant API key');
+  /** One page of the history, newest first, with the filters given (docs/gateway.md §6). */
+  paymentHistory(fields: RequestFields): Answer<PaymentHistoryAnswer> {
     const size = readInteger(fields, 'size', LIST_SIZE.default);
     if (size === undefined || size < LIST_SIZE.min || size > LIST_SIZE.max)
-      return legacy(101, `Validation problem: size must be a whole number from ${LIST_SIZE.min} to ${LIST_SIZE.max}`);
+      return fail(101, `Validation problem: size must be a whole number from ${LIST_SIZE.min} to ${LIST_SIZE.max}`, 'size');
     const page = readInteger(fields, 'page', 1);
-    if (page === undefined || page < 1) return legacy(101, 'Validation problem: page must be a whole number from 1');
+    if (page === undefined || page < 1) return fail(101, 'Validation problem: page must be a whole number from 1');
     const fromDate = readInteger(fields, 'fromDate', undefined);
     const toDate = readInteger(fields, 'toDate', undefined);
-    if (fromDate === undefined && field(fields, 'fromDate') !== undefined) return legacy(101, 'Validation problem: fromDate must be Unix seconds');
-    if (toDate === undefined && field(fields, 'toDate') !== undefined) return legacy(101, 'Validation problem: toDate must be Unix seconds');
-    if (fromDate !== undefined && toDate !== undefined && toDate < fromDate) return legacy(119, 'toDate cannot be earlier than fromDate');
+    if (fromDate === undefined && field(fields, 'fromDate') !== undefined) return fail(101, 'Validation problem: fromDate must be Unix seconds');
+    if (toDate === undefined && field(fields, 'toDate') !== undefined) return fail(101, 'Validation problem: toDate must be Unix seconds');
+    if (fromDate !== undefined && toDate !== undefined && toDate < fromDate) return fail(119, 'toDate cannot be earlier than fromDate');
     const fromAmount = readNumeric(fields, 'fromAmount');
     const toAmount = readNumeric(fields, 'toAmount');
     if (fromAmount.kind === 'invalid' || (fromAmount.kind === 'ok' && isNegative(fromAmount.plain)))
-      return legacy(101, 'Validation problem: fromAmount must be a number');
+      return fail(101, 'Validation problem: fromAmount must be a number');
     if (toAmount.kind === 'invalid' || (toAmount.kind === 'ok' && isNegative(toAmount.plain)))
-      return legacy(101, 'Validation problem: toAmount must be a number');
+      return fail(101, 'Validation problem: toAmount must be a number');
     if (fromAmount.kind === 'ok' && toAmount.kind === 'ok' && compareDecimals(toAmount.plain, fromAmount.plain) < 0)
-      return legacy(118, 'toAmount cannot be smaller than fromAmount');
+      return fail(118, 'toAmount cannot be smaller than fromAmount');
     const statusField = readString(fields, 'status');
-    if (statusField.kind === 'invalid') return legacy(101, 'Validation problem: status must be a string');
+    if (statusField.kind === 'invalid') return fail(101, 'Validation problem: status must be a string');
     const status = statusField.kind === 'ok' ? parseSandboxStatus(statusField.value) : undefined;
-    if (statusField.kind === 'ok' && status === undefined) return legacy(101, 'Validation problem: unknown status');
+    if (statusField.kind === 'ok' && status === undefined) return fail(101, 'Validation problem: unknown status');
     const text: Partial<Record<'currency' | 'payCurrency' | 'network' | 'orderId' | 'address', string>> = {};
     for (const name of ['currency', 'payCurrency', 'network', 'orderId', 'address'] as const) {
       const value = name === 'currency' || name === 'payCurrency' ? readSymbol(fields, name) : readString(fields, name);
-      if (value.kind === 'invalid') return legacy(101, `Validation problem: ${name} must be a string`);
+      if (value.kind === 'invalid') return fail(101, `Validation problem: ${name} must be a string`);
       if (value.kind === 'ok') text[name] = value.value;
     }
     const trackId = readId(fields, 'trackId');
-    if (trackId.kind === 'invalid') return legacy(116, 'Invalid trackId');
+    if (trackId.kind === 'invalid') return fail(116, 'Invalid trackId');
 
     const journal = this.config.journal;
     const onlyPaging =
@@ -573,7 +525,7 @@ export class SandboxGateway {
       toDate === undefined &&
       fromAmount.kind === 'absent' &&
       toAmount.kind === 'absent';
-    if (journal !== undefined && onlyPaging) return this.#newestPage(journal, page, size, withTxs);
+    if (journal !== undefined && onlyPaging) return ok(this.#newestPage(journal, page, size));
     // A track id or an order id names a few payments: only those are read. Other filters read them all.
     const pool =
       trackId.kind === 'ok'
@@ -603,8 +555,8 @@ export class SandboxGateway {
     matches.sort((a, b) => b.payment.createdAt - a.payment.createdAt || (a.payment.trackId < b.payment.trackId ? -1 : 1));
     const total = matches.length;
     const lastPage = Math.max(1, Math.ceil(total / size));
-    const data = matches.slice((page - 1) * size, page * size).map((m) => this.#describe(m.payment, m.step, withTxs));
-    return legacy(100, SUCCESS_MESSAGE, { data, meta: { page, last_page: lastPage, total, size } });
+    const payments = matches.slice((page - 1) * size, page * size).map((m) => this.#record(m.payment, m.step));
+    return ok({ payments, page, pages: lastPage, total, size });
   }
 
   /**
@@ -643,7 +595,7 @@ export class SandboxGateway {
    * append in creation order give or take that), so the cost follows the page, not the journal.
    * The total is the journal's line count.
    */
-  #newestPage(journal: SandboxJournal, page: number, size: number, withTxs: boolean): GatewayReply {
+  #newestPage(journal: SandboxJournal, page: number, size: number): PaymentHistoryAnswer {
     const need = page * size;
     const taken: SandboxPayment[] = [...this.unjournaled].flatMap((id) => this.payments.get(id) ?? []);
     const seen = new Set(taken.map((p) => p.trackId));
@@ -663,8 +615,8 @@ export class SandboxGateway {
     taken.sort((a, b) => b.createdAt - a.createdAt || (a.trackId < b.trackId ? -1 : 1));
     const total = journal.count() + this.unjournaled.size;
     const lastPage = Math.max(1, Math.ceil(total / size));
-    const data = taken.slice((page - 1) * size, page * size).map((p) => this.#describe(p, this.#current(p), withTxs));
-    return legacy(100, SUCCESS_MESSAGE, { data, meta: { page, last_page: lastPage, total, size } });
+    const payments = taken.slice((page - 1) * size, page * size).map((p) => this.#record(p, this.#current(p)));
+    return { payments, page, pages: lastPage, total, size };
   }
 
   /** Payments created here or in the journal with this order id, each once. */
@@ -707,6 +659,7 @@ export class SandboxGateway {
     const priced = price(fields.amount, fields.currency, offering.payCurrency);
     if (priced === undefined) return undefined;
     const payment: SandboxPayment = {
+      kind: 'white-label',
       trackId,
       amount: fields.amount,
       currency: fields.currency,
@@ -845,18 +798,16 @@ export class SandboxGateway {
   }
 
   /**
-   * The inquiry answer's fields (docs.oxapay.com legacy "Payment Information"), the status in the
-   * legacy spelling, amounts as strings; plus expiredAt, lifeTime and receivedAmount, which the
-   * legacy answer leaves out and gw reads when they are there. The legacy answer names one
-   * transaction (`txID`: the latest); `withTxs` adds them all (`txs`) and `mixedPayment`, for the
-   * versioned answers (v1-payments.ts).
+   * The payment in `step` as an answer describes it, in canonical names: every transaction
+   * (`txs`), the latest one's hash (`txID`, what the legacy inquiry names) and what arrived in the
+   * pay currency (`receivedAmount`). Each API's codec writes what its answer has of it.
    */
-  #describe(payment: SandboxPayment, step: Step, withTxs = false): Record<string, unknown> {
+  #record(payment: SandboxPayment, step: Step): PaymentRecord {
     const s = this.snapshot(payment, step);
-    const described: Record<string, unknown> = {
+    return {
       trackId: s.trackId,
-      status: legacyWord(s.gatewayStatus),
-      type: 'payment',
+      kind: payment.kind,
+      status: s.status,
       amount: s.amount,
       currency: s.currency,
       payAmount: s.payAmount,
@@ -867,17 +818,16 @@ export class SandboxGateway {
       email: s.email,
       orderId: s.orderId,
       description: s.description,
+      callbackUrl: s.callbackUrl,
       feePaidByPayer: s.feePaidByPayer,
       underPaidCover: s.underPaidCover,
+      lifeTime: s.lifeTime,
       date: s.createdAt,
       payDate: s.payDate,
       expiredAt: s.expiredAt,
-      lifeTime: s.lifeTime,
       receivedAmount: s.receivedAmount,
-    };
-    if (withTxs) {
-      described.mixedPayment = s.mixedPayment;
-      described.txs = (s.txs ?? []).map((t) => ({
+      mixedPayment: s.mixedPayment,
+      txs: (s.txs ?? []).map((t) => ({
         txID: t.txHash,
         amount: t.amount,
         currency: t.currency,
@@ -886,14 +836,8 @@ export class SandboxGateway {
         status: t.status,
         confirmations: t.confirmations,
         date: t.date,
-      }));
-    }
-    return described;
-  }
-
-  private merchantKeyOk(fields: RequestFields): boolean {
-    const key = field(fields, 'merchant');
-    return typeof key === 'string' && key !== '' && key === this.config.merchantKey;
+      })),
+    };
   }
 
   /** A track id for a new payment, never reused within this sandbox; undefined when the id cannot carry it. */

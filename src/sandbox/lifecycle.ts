@@ -58,7 +58,10 @@ export function parseTriggerState(text: string): TriggerState | undefined {
   return status === 'manual_accept' ? undefined : status;
 }
 
-export { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from './options.js';
+/** Seconds from a payment's creation to its final state, by default. */
+export const DEFAULT_SETTLE_SECONDS = 10;
+/** Bounds of the settle time (`gw sandbox --settle`). */
+export const SETTLE_SECONDS = { min: 1, max: 3600 } as const;
 
 /** Order-id endings that choose the outcome (compared case-insensitively). */
 export const OUTCOME_SUFFIXES: ReadonlyArray<readonly [string, Outcome]> = [

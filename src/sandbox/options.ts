@@ -5,10 +5,8 @@ import path from 'node:path';
 import type { SandboxGateway } from './gateway.js';
 import type { InMemoryDispatcher } from './in-memory.js';
 
-/** Seconds from a payment's creation to its final state, by default (lifecycle.ts). */
-export const DEFAULT_SETTLE_SECONDS = 10;
-/** Bounds of the settle time (`gw sandbox --settle`). */
-export const SETTLE_SECONDS = { min: 1, max: 3600 } as const;
+/** Seconds from a payment's creation to its final state by default, and its bounds (lifecycle.ts). */
+export { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from './lifecycle.js';
 
 export const SANDBOX_MERCHANT_KEY = 'sandbox-merchant-key';
 export const SANDBOX_PAYOUT_KEY = 'sandbox-payout-key';

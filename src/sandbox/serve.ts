@@ -1,5 +1,6 @@
 // The sandbox's request handling, whatever carries the request: matching it against the route
-// tables (routes.ts, legacy-routes.ts, v1-routes.ts, control-routes.ts), reading and decoding its
+// table (the operations' routes, generated from their codecs in routes.ts; the QR images; the
+// control routes of control-routes.ts), reading and decoding its
 // body, and turning the reply into the bytes of an answer. Two carriers use it: the HTTP server
 // (server.ts) for every client, and the in-memory dispatcher (in-memory.ts) for gw's own requests
 // to the sandbox it embeds (`--sandbox`).
@@ -17,10 +18,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse, stringify } from 'lossless-json';
 import { CONTROL_PREFIX, CONTROL_ROUTES, controlError } from './control-routes.js';
-import { legacy, versionedError, type GatewayReply, type RequestFields, type SandboxGateway } from './gateway.js';
-import { LEGACY_ROUTES } from './legacy-routes.js';
-import { matchPattern, type Route, type RouteStyle } from './routes.js';
-import { v1Routes } from './v1-routes.js';
+import { legacy, versionedError, type GatewayReply } from './envelopes.js';
+import type { RequestFields, SandboxGateway } from './gateway.js';
+import { matchPattern, operationRoutes, type Route, type RouteStyle } from './routes.js';
 
 /** Largest request body the sandbox reads. */
 export const BODY_LIMIT = 64 * 1024;
@@ -43,9 +43,12 @@ export interface EncodedReply {
   body: Buffer;
 }
 
-/** Every route a sandbox with these keys serves; the versioned ones check the general key themselves. */
-export function sandboxRoutes(keys: { generalKey: string; payoutKey: string }): readonly Route[] {
-  return [...LEGACY_ROUTES, ...v1Routes(keys), ...CONTROL_ROUTES];
+/** The image a white-label answer's QRCode field links to (no key: a link to hand to the payer). */
+const QR_ROUTE: Route = { method: 'GET', pattern: '/qr/:file', style: 'legacy', handle: (g, r) => g.qrImage(r.params.file ?? '') };
+
+/** Every route the sandbox serves: every operation's endpoints (keys checked as their codecs say), the QR images, the control routes. */
+export function sandboxRoutes(): readonly Route[] {
+  return [...operationRoutes(), QR_ROUTE, ...CONTROL_ROUTES];
 }
 
 /** Versioned paths get versioned answers, whatever goes wrong; control paths plain JSON. */

@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readRequestBody } from '../util/request-body.js';
-import { SandboxGateway, type GatewayReply } from './gateway.js';
+import type { GatewayReply } from './envelopes.js';
+import { SandboxGateway } from './gateway.js';
 import { InMemoryDispatcher } from './in-memory.js';
 import { JournalError, SandboxJournal } from './journal.js';
 import { attachNotifications, NotificationDelivery } from './notify.js';
@@ -23,11 +24,12 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const merchantKey = options.merchantKey ?? SANDBOX_MERCHANT_KEY;
   const payoutKey = options.payoutKey ?? SANDBOX_PAYOUT_KEY;
   const generalKey = options.generalKey ?? SANDBOX_GENERAL_KEY;
-  const routes = sandboxRoutes({ generalKey, payoutKey });
+  const routes = sandboxRoutes();
   let url = '';
   const gateway = new SandboxGateway({
     merchantKey,
     payoutKey,
+    generalKey,
     now: options.now ?? Date.now,
     baseUrl: () => url,
     ...(options.settleSeconds !== undefined && { settleSeconds: options.settleSeconds }),

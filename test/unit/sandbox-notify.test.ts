@@ -9,6 +9,7 @@ import type { PaymentChange, PaymentSnapshot } from '../../src/sandbox/events.js
 import { SandboxEvents } from '../../src/sandbox/events.js';
 import { SandboxGateway } from '../../src/sandbox/gateway.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { serveOperation } from '../../src/sandbox/routes.js';
 import { NotificationDelivery, SANDBOX_RETRY_DELAYS_MS, type DeliveryLogEntry, type Poster } from '../../src/sandbox/notify.js';
 import { hmacOf, send, startReceiver } from '../support/notifications.js';
 
@@ -269,7 +270,7 @@ describe('NotificationDelivery: what is sent, and where', () => {
 describe('the gateway emits creation; setState emits forced states', () => {
   const config = { merchantKey: KEY, payoutKey: 'sandbox-payout-key', now: () => 1_750_000_000_000, baseUrl: () => 'http://127.0.0.1:1' };
   const create = (gateway: SandboxGateway, callbackUrl = 'http://127.0.0.1:3000/hooks'): string => {
-    const reply = gateway.createWhiteLabel({ merchant: KEY, amount: '25', payCurrency: 'USDT', orderId: 'ORD-9', callbackUrl });
+    const reply = serveOperation(gateway, 'createPayment', 'legacy', { merchant: KEY, amount: '25', payCurrency: 'USDT', orderId: 'ORD-9', callbackUrl });
     return (reply.body as { trackId: string }).trackId;
   };
 
@@ -292,7 +293,7 @@ describe('the gateway emits creation; setState emits forced states', () => {
         at: 1_750_000_000_000,
       },
     ]);
-    gateway.createWhiteLabel({ merchant: 'wrong', amount: '1', payCurrency: 'USDT' });
+    serveOperation(gateway, 'createPayment', 'legacy', { merchant: 'wrong', amount: '1', payCurrency: 'USDT' });
     expect(changes).toHaveLength(1);
   });
 

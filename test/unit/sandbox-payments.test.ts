@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { PaymentChange } from '../../src/sandbox/events.js';
 import { SandboxGateway, type GatewayConfig } from '../../src/sandbox/gateway.js';
 import { SandboxJournal } from '../../src/sandbox/journal.js';
+import { serveOperation } from '../../src/sandbox/routes.js';
 
 const KEY = 'merchant-key-123';
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -50,15 +51,18 @@ function setup(extra: Partial<GatewayConfig> = {}) {
 }
 
 type Body = Record<string, unknown>;
+/** A request to the operation's legacy endpoint, served as the sandbox's route serves it (key, codec, behaviour). */
+const legacyCall = (gateway: SandboxGateway, operation: Parameters<typeof serveOperation>[1], fields: Record<string, unknown>) =>
+  serveOperation(gateway, operation, 'legacy', fields);
 const body = (reply: { body: unknown }): Body => reply.body as Body;
 
 function create(gateway: SandboxGateway, fields: Record<string, unknown> = {}): string {
-  const reply = gateway.createWhiteLabel({ merchant: KEY, amount: new LosslessNumber('25'), payCurrency: 'USDT', ...fields });
+  const reply = legacyCall(gateway, 'createPayment', { merchant: KEY, amount: new LosslessNumber('25'), payCurrency: 'USDT', ...fields });
   expect(body(reply).result).toBe(100);
   return body(reply).trackId as string;
 }
 
-const inquiry = (gateway: SandboxGateway, trackId: unknown): Body => body(gateway.inquiry({ merchant: KEY, trackId }));
+const inquiry = (gateway: SandboxGateway, trackId: unknown): Body => body(legacyCall(gateway, 'paymentInfo', { merchant: KEY, trackId }));
 
 describe('a payment over time', () => {
   it('waiting → confirming → paid in 10 s, each change emitted once, in order, with a full snapshot', () => {
@@ -117,7 +121,7 @@ describe('a payment over time', () => {
 
   it('an expiring payment says when: expiredAt is its settle time', () => {
     const { gateway } = setup();
-    const reply = body(gateway.createWhiteLabel({ merchant: KEY, amount: '25', payCurrency: 'USDT', orderId: 'x-expire' }));
+    const reply = body(legacyCall(gateway, 'createPayment', { merchant: KEY, amount: '25', payCurrency: 'USDT', orderId: 'x-expire' }));
     expect(reply.expiredAt).toBe(T0 / 1000 + 10);
   });
 
@@ -190,7 +194,7 @@ describe('a later process', () => {
   it('answers for a payment it never saw, from its track id alone', () => {
     const first = setup();
     const id = create(first.gateway, { amount: '25.50', currency: 'USD', payCurrency: 'BTC', orderId: 'o-2-underpay', lifeTime: 30 });
-    const created = body(first.gateway.inquiry({ merchant: KEY, trackId: id }));
+    const created = body(legacyCall(first.gateway, 'paymentInfo', { merchant: KEY, trackId: id }));
     const later = setup();
     later.setNow(T0 + 5000);
     const seen = inquiry(later.gateway, id);
@@ -222,12 +226,15 @@ describe('a later process', () => {
 
     const later = setup({ journal: new SandboxJournal(file) });
     later.setNow(T0 + 60_000);
-    const list = body(later.gateway.list({ merchant: KEY, orderId: 'o-3' }));
+    const list = body(legacyCall(later.gateway, 'paymentHistory', { merchant: KEY, orderId: 'o-3' }));
     expect(list).toMatchObject({ result: 100, meta: { page: 1, last_page: 1, total: 1 } });
     expect(list.data).toEqual([expect.objectContaining({ trackId: id, orderId: 'o-3', status: 'Paid' })]);
     expect(inquiry(later.gateway, id).orderId).toBe('o-3');
     // The whole history, newest first, from the journal.
-    expect(body(later.gateway.list({ merchant: KEY }))).toMatchObject({ meta: { total: 2 }, data: [{ orderId: 'o-other' }, { orderId: 'o-3' }] });
+    expect(body(legacyCall(later.gateway, 'paymentHistory', { merchant: KEY }))).toMatchObject({
+      meta: { total: 2 },
+      data: [{ orderId: 'o-other' }, { orderId: 'o-3' }],
+    });
   });
 
   it('a journal line that is not an entry is an error, not an empty journal; an unfinished last line is left out', () => {
@@ -252,7 +259,7 @@ describe('inquiry and history refusals', () => {
     [{ merchant: KEY, trackId: new LosslessNumber('184729305') }, 116],
     [{ merchant: KEY, trackId: true }, 116],
   ])('inquiry %j → %i', (fields, result) => {
-    expect(body(gateway.inquiry(fields)).result).toBe(result);
+    expect(body(legacyCall(gateway, 'paymentInfo', fields)).result).toBe(result);
   });
 
   it.each([
@@ -265,7 +272,7 @@ describe('inquiry and history refusals', () => {
     [{ merchant: KEY, fromAmount: 20, toAmount: 10 }, 118],
     [{ merchant: KEY, status: 'sleeping' }, 101],
   ])('list %j → %i', (fields, result) => {
-    expect(body(gateway.list(fields)).result).toBe(result);
+    expect(body(legacyCall(gateway, 'paymentHistory', fields)).result).toBe(result);
   });
 });
 
@@ -279,7 +286,7 @@ describe('history filters and pages', () => {
     advance(1000);
     ids.push(create(gateway, { amount: '30', network: 'Ethereum Network', orderId: 'c' }));
     const list = (fields: Record<string, unknown>): string[] =>
-      ((body(gateway.list({ merchant: KEY, ...fields })).data as Body[]) ?? []).map((p) => p.trackId as string);
+      ((body(legacyCall(gateway, 'paymentHistory', { merchant: KEY, ...fields })).data as Body[]) ?? []).map((p) => p.trackId as string);
     expect(list({})).toEqual([ids[2], ids[1], ids[0]]);
     expect(list({ payCurrency: 'btc' })).toEqual([ids[1]]);
     expect(list({ currency: 'USD' })).toEqual([ids[1]]);
@@ -292,7 +299,7 @@ describe('history filters and pages', () => {
     advance(20_000);
     expect(list({ status: 'Expired' })).toEqual([ids[1]]);
     expect(list({ status: 'paid' })).toEqual([ids[2], ids[0]]);
-    const page = body(gateway.list({ merchant: KEY, size: 2, page: 2 }));
+    const page = body(legacyCall(gateway, 'paymentHistory', { merchant: KEY, size: 2, page: 2 }));
     expect(page.meta).toEqual({ page: 2, last_page: 2, total: 3, size: 2 });
     expect((page.data as Body[]).map((p) => p.trackId)).toEqual([ids[0]]);
   });

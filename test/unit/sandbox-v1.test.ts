@@ -1,15 +1,18 @@
 // The sandbox's versioned API over real HTTP (a server on 127.0.0.1 port 0, requests made the way
 // the official SDKs make them: JSON bodies, keys in the documented headers, GET query strings),
-// and the v1 payment information/history adapter (src/sandbox/v1-payments.ts) against a stub of
-// the lifecycle's inquiry and list operations.
+// and the payment information/history records written and read through the operations' v1 codec
+// (src/operations/payment-info.ts, payment-history.ts), served by the generated routes.
 
 import { request as httpRequest } from 'node:http';
 import { LosslessNumber, parse } from 'lossless-json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacy, type GatewayReply, type RequestFields } from '../../src/sandbox/gateway.js';
+import { decodeRequestFields } from '../../src/operations/codec.js';
+import { encodePaymentPage, PAYMENT_HISTORY } from '../../src/operations/payment-history.js';
+import { encodePaymentInfo, encodePaymentRecord, PAYMENT_INFO, type PaymentRecord } from '../../src/operations/payment-info.js';
+import { notServedReply, successReply, type GatewayReply } from '../../src/sandbox/envelopes.js';
+import { SandboxGateway } from '../../src/sandbox/gateway.js';
 import { SANDBOX_GENERAL_KEY, SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { getParams } from '../../src/sandbox/v1-routes.js';
-import { legacyPaymentOperations, paymentInfoV1, paymentListV1, v1PaymentInfo, type LegacyPaymentOperations } from '../../src/sandbox/v1-payments.js';
+import { getParams, serveOperation } from '../../src/sandbox/routes.js';
 
 const NOW_MS = 1_750_000_000_123;
 const NOW_S = 1_750_000_000;
@@ -276,15 +279,16 @@ describe('requests as the official SDKs send them', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Payment information and history: the adapter over the lifecycle's operations
+// Payment information and history: the lifecycle's canonical records through the operations' v1 codec
 
-const INQUIRY = {
+/** A payment as the sandbox's operation answers for it (canonical names and values). */
+const RECORD: PaymentRecord = {
   trackId: 'sbx123',
-  status: 'Confirming',
-  type: 'white_label',
+  kind: 'white-label',
+  status: 'confirming',
   amount: '25',
   currency: 'USD',
-  payAmount: new LosslessNumber('25.000000000000000001'),
+  payAmount: '25.000000000000000001',
   payCurrency: 'USDT',
   network: 'Tron Network',
   address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
@@ -292,40 +296,42 @@ const INQUIRY = {
   email: '',
   orderId: 'ORD-7',
   description: '',
+  callbackUrl: 'https://shop.example/cb',
   feePaidByPayer: 0,
   underPaidCover: '2.5',
   lifeTime: 60,
-  callbackUrl: 'https://shop.example/cb',
   date: NOW_S,
-  expiredAt: NOW_S + 3600,
   payDate: NOW_S + 300,
+  expiredAt: NOW_S + 3600,
+  receivedAmount: '25.000000000000000001',
+  mixedPayment: false,
+  txs: [
+    {
+      txID: 'abc123',
+      amount: '25.000000000000000001',
+      currency: 'USDT',
+      network: 'Tron Network',
+      address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
+      status: 'confirming',
+      confirmations: 0,
+      date: NOW_S + 300,
+    },
+  ],
 };
 
-/** A stub of the lifecycle side's operations: records what it was asked, answers from a table. */
-function stub(inquiry: (fields: RequestFields) => GatewayReply, list: (fields: RequestFields) => GatewayReply = () => legacy(100, 'ok', { data: [] })) {
-  const seen: RequestFields[] = [];
-  const ops: LegacyPaymentOperations = {
-    inquiry: (fields) => {
-      seen.push(fields);
-      return inquiry(fields);
-    },
-    list: (fields) => {
-      seen.push(fields);
-      return list(fields);
-    },
-  };
-  return { ops, seen };
-}
-
+const V1_INFO = PAYMENT_INFO.endpoints.v1;
+const V1_HISTORY = PAYMENT_HISTORY.endpoints.v1;
 const body = (reply: GatewayReply): string => JSON.stringify(reply.body, (_k, v: unknown) => (v instanceof LosslessNumber ? `#${v.value}` : v));
+const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_k, v: unknown) => (v instanceof LosslessNumber ? `#${v.value}` : v)));
 
-describe('GET /v1/payment/{track_id} over the inquiry operation', () => {
-  it('translates the payment into the versioned payment information: snake_case, numbers, v1 status, txs', async () => {
-    const { ops, seen } = stub(() => legacy(100, 'ok', INQUIRY));
-    const reply = await paymentInfoV1(ops, 'sbx123', SANDBOX_MERCHANT_KEY);
-    expect(seen).toEqual([{ merchant: SANDBOX_MERCHANT_KEY, trackId: 'sbx123' }]);
-    expect(reply.status).toBe(200);
-    expect(JSON.parse(body(reply))).toEqual({
+/** A sandbox gateway without HTTP, for serving one endpoint at a time. */
+const direct = new SandboxGateway({ merchantKey: SANDBOX_MERCHANT_KEY, payoutKey: SANDBOX_PAYOUT_KEY, now: () => NOW_MS, baseUrl: () => 'http://127.0.0.1:1' });
+const v1 = (operation: Parameters<typeof serveOperation>[1], wire: Record<string, unknown>, key: string | null = SANDBOX_MERCHANT_KEY) =>
+  serveOperation(direct, operation, 'v1', wire, key === null ? {} : { merchant_api_key: key });
+
+describe('GET /v1/payment/{track_id}: the payment record through the v1 codec', () => {
+  it('writes the versioned payment information: snake_case, numbers, v1 status, txs', () => {
+    expect(JSON.parse(body(successReply(V1_INFO, encodePaymentInfo(V1_INFO, RECORD))))).toEqual({
       data: {
         track_id: 'sbx123',
         type: 'white_label',
@@ -362,26 +368,23 @@ describe('GET /v1/payment/{track_id} over the inquiry operation', () => {
     });
   });
 
-  it('uses the operation’s own txs when it has them, and none before a transaction', () => {
-    const own = v1PaymentInfo({ ...INQUIRY, status: 'Paid', txs: [{ txID: 't1', amount: '1.5', confirmations: '3', status: 'confirmed' }] });
-    expect(JSON.parse(JSON.stringify(own.txs, (_k, v: unknown) => (v instanceof LosslessNumber ? `#${v.value}` : v)))).toEqual([
-      { tx_hash: 't1', amount: '#1.5', status: 'confirmed', confirmations: '#3' },
-    ]);
+  it('writes every transaction the record has, and none before a transaction', () => {
+    const tx = { txID: 't1', amount: '1.5', confirmations: '3', status: 'confirmed' } as unknown as PaymentRecord['txs'][number];
+    const own = encodePaymentRecord(V1_INFO, { ...RECORD, status: 'paid', txs: [tx] });
+    expect(json(own.txs)).toEqual([{ tx_hash: 't1', amount: '#1.5', status: 'confirmed', confirmations: '#3' }]);
     expect(own.status).toBe('paid');
-    expect(v1PaymentInfo({ trackId: 'x', status: 'New', txID: '' }).txs).toEqual([]);
-    expect(v1PaymentInfo({ trackId: 'x', status: 'Failed' }).status).toBe('failed');
+    expect(encodePaymentRecord(V1_INFO, { ...RECORD, status: 'new', txID: '', txs: [] }).txs).toEqual([]);
+    expect(encodePaymentRecord(V1_INFO, { ...RECORD, status: 'failed' }).status).toBe('failed');
   });
 
-  it('an unknown track id (result 116) is a versioned 404; a refused key 401', async () => {
-    expectReply(await paymentInfoV1(stub(() => legacy(116, 'Invalid trackId')).ops, 'nope', SANDBOX_MERCHANT_KEY), 404, 'track_id', 'Invalid track_id');
-    expectReply(await paymentInfoV1(stub(() => legacy(102, 'Invalid merchant API key')).ops, 'x', 'bad'), 401, 'invalid_merchant_api_key');
+  it('an unknown track id (result 116) is a versioned 404; a refused key 401', () => {
+    expectReply(v1('paymentInfo', { track_id: 'nope' }), 404, 'track_id', 'Invalid track_id');
+    expectReply(v1('paymentInfo', { track_id: 'x' }, 'bad'), 401, 'invalid_merchant_api_key');
   });
 
-  it('needs the header key before anything; without the lifecycle it says so (501)', async () => {
-    const { ops, seen } = stub(() => legacy(100, 'ok', INQUIRY));
-    expectReply(await paymentInfoV1(ops, 'sbx123', undefined), 401, 'missing_merchant_api_key');
-    expect(seen).toHaveLength(0);
-    expectReply(await paymentInfoV1(undefined, 'sbx123', SANDBOX_MERCHANT_KEY), 501, 'not_implemented');
+  it('needs the header key before anything; an operation the sandbox does not serve says so (501)', () => {
+    expectReply(v1('paymentInfo', { track_id: 'sbx123' }, null), 401, 'missing_merchant_api_key');
+    expectReply(notServedReply(V1_INFO, PAYMENT_INFO.name), 501, 'not_implemented', 'Payment information is not served by this sandbox yet');
   });
 });
 
@@ -393,34 +396,34 @@ function expectReply(reply: GatewayReply, status: number, key: string, message?:
   if (message !== undefined) expect(b.error.message).toBe(message);
 }
 
-describe('GET /v1/payment over the list operation', () => {
-  it('translates the query into the list operation’s fields and its answer into {list, meta}', async () => {
-    const { ops, seen } = stub(
-      () => legacy(100, 'ok'),
-      () => legacy(100, 'ok', { data: [INQUIRY, { ...INQUIRY, trackId: 'sbx124', status: 'Expired', txID: '' }], meta: { page: 2, last_page: 3, total: 12 } }),
-    );
+describe('GET /v1/payment: the history through the v1 codec', () => {
+  it('reads the query into canonical fields and writes the page as {list, meta}', () => {
     const query = new URLSearchParams(
       'page=2&size=5&status=paying&order_id=ORD-7&track_id=sbx123&currency=USD&pay_currency=USDT&network=Tron+Network&from_date=1700000000&to_date=1800000000&from_amount=1.5&to_amount=100&sort_type=desc',
     );
-    const reply = await paymentListV1(ops, query, SANDBOX_MERCHANT_KEY);
-    expect(seen).toEqual([
-      {
-        page: '2',
-        size: '5',
-        status: 'Confirming',
-        orderId: 'ORD-7',
-        trackId: 'sbx123',
-        currency: 'USD',
-        payCurrency: 'USDT',
-        network: 'Tron Network',
-        fromDate: '1700000000',
-        toDate: '1800000000',
-        fromAmount: '1.5',
-        toAmount: '100',
-        orderBy: 'desc',
-        merchant: SANDBOX_MERCHANT_KEY,
-      },
-    ]);
+    expect({ ...decodeRequestFields(V1_HISTORY.request, Object.fromEntries(query)) }).toEqual({
+      page: '2',
+      size: '5',
+      status: 'paying',
+      trackId: 'sbx123',
+      currency: 'USD',
+      payCurrency: 'USDT',
+      network: 'Tron Network',
+      fromDate: '1700000000',
+      toDate: '1800000000',
+      fromAmount: '1.5',
+      toAmount: '100',
+    });
+    const reply = successReply(
+      V1_HISTORY,
+      encodePaymentPage(V1_HISTORY, {
+        payments: [RECORD, { ...RECORD, trackId: 'sbx124', status: 'expired', txID: '', txs: [] }],
+        page: 2,
+        pages: 3,
+        total: 12,
+        size: 5,
+      }),
+    );
     expect(reply.status).toBe(200);
     const data = JSON.parse(body(reply)).data as { list: Array<Record<string, unknown>>; meta: unknown };
     expect(data.meta).toEqual({ page: 2, last_page: 3, total: 12 });
@@ -430,49 +433,20 @@ describe('GET /v1/payment over the list operation', () => {
     ]);
   });
 
-  it('reads the list and paging wherever the operation puts them', async () => {
-    const nested = await paymentListV1(
-      stub(
-        () => legacy(100, 'ok'),
-        () => legacy(100, 'ok', { data: { list: [INQUIRY], meta: { page: '1', lastPage: '1', total: '1' } } }),
-      ).ops,
-      new URLSearchParams(),
-      SANDBOX_MERCHANT_KEY,
-    );
-    expect(JSON.parse(body(nested)).data.meta).toEqual({ page: '#1', last_page: '#1', total: '#1' });
-    const flat = await paymentListV1(
-      stub(
-        () => legacy(100, 'ok'),
-        () => legacy(100, 'ok', { list: [], page: 1, last_page: 1, total: 0 }),
-      ).ops,
-      new URLSearchParams(),
-      SANDBOX_MERCHANT_KEY,
-    );
-    expect(JSON.parse(body(flat)).data).toEqual({ list: [], meta: { page: 1, last_page: 1, total: 0 } });
+  it('an empty page', () => {
+    expect(json(encodePaymentPage(V1_HISTORY, { payments: [], page: 1, pages: 1, total: 0, size: 20 }))).toEqual({
+      list: [],
+      meta: { page: 1, last_page: 1, total: 0 },
+    });
   });
 
-  it.each(['0', '201', 'ten', '1.5'])('a size of %s is outside 1–200: 400 before the operation', async (size) => {
-    const { ops, seen } = stub(() => legacy(100, 'ok'));
-    expectReply(await paymentListV1(ops, new URLSearchParams({ size }), SANDBOX_MERCHANT_KEY), 400, 'size');
-    expect(seen).toHaveLength(0);
+  it.each(['0', '201', 'ten', '1.5'])('a size of %s is outside 1–200: 400', (size) => {
+    expectReply(v1('paymentHistory', { size }), 400, 'size');
   });
 
-  it('refusals: a missing key 401, the operation’s validation 400, no lifecycle 501', async () => {
-    expectReply(await paymentListV1(stub(() => legacy(100, 'ok')).ops, new URLSearchParams(), undefined), 401, 'missing_merchant_api_key');
-    expectReply(
-      await paymentListV1(
-        stub(
-          () => legacy(100, 'ok'),
-          () => legacy(119, 'toDate cannot be earlier than fromDate'),
-        ).ops,
-        new URLSearchParams(),
-        'k',
-      ),
-      400,
-      'to_date',
-      'to_date cannot be earlier than from_date',
-    );
-    expectReply(await paymentListV1(undefined, new URLSearchParams(), 'k'), 501, 'not_implemented');
+  it('refusals: a missing key 401, the operation’s validation 400', () => {
+    expectReply(v1('paymentHistory', {}, null), 401, 'missing_merchant_api_key');
+    expectReply(v1('paymentHistory', { from_date: '20', to_date: '10' }), 400, 'to_date', 'to_date cannot be earlier than from_date');
   });
 });
 
@@ -496,25 +470,7 @@ describe('getParams', () => {
   });
 });
 
-describe('legacyPaymentOperations', () => {
-  it('finds inquiry and list on a gateway that has them (bound to it), and nothing otherwise', async () => {
-    expect(legacyPaymentOperations({})).toBeUndefined();
-    expect(legacyPaymentOperations({ inquiry: () => legacy(100, 'ok') })).toBeUndefined();
-    const gateway = {
-      tag: 'mine',
-      inquiry(this: { tag: string }, fields: RequestFields) {
-        return legacy(100, 'ok', { ...INQUIRY, trackId: `${this.tag}-${String(fields.trackId)}` });
-      },
-      list() {
-        return legacy(100, 'ok', { data: [] });
-      },
-    };
-    const ops = legacyPaymentOperations(gateway);
-    expect(ops).toBeDefined();
-    const reply = await paymentInfoV1(ops, '7', 'k');
-    expect((reply.body as { data: { track_id: string } }).data.track_id).toBe('mine-7');
-  });
-
+describe('the generated v1 payment routes', () => {
   it('the running sandbox routes GET /v1/payment/{id} and GET /v1/payment to the lifecycle: a payment made over v1 is found, an unknown id is 404', async () => {
     const created = await call('POST', '/v1/payment/white-label', merchant, { amount: 25, pay_currency: 'USDT', order_id: 'v1-lookup' });
     expect(created.status).toBe(200);
