@@ -1,7 +1,7 @@
 // Checks of command-line arguments shared by several commands. Each throws a UsageError (exit 64)
 // naming the argument, before any file is read or any request is made.
 import { UsageError } from '../errors.js';
-import { hasUnsafeCharacters, UNSAFE_CHARACTER } from '../output/sanitize.js';
+import { CONTROL_CHARACTER, hasUnsafeCharacters, UNSAFE_CHARACTER } from '../output/sanitize.js';
 import { maskUrlText } from '../output/url-credentials.js';
 import { asciiUpperCase } from '../util/ascii.js';
 
@@ -31,7 +31,7 @@ export function parseSymbol(text: string, what: string): string {
 
 /** Free text the user gives (order id, description): one line, no control characters. */
 export function parseText(text: string, flag: string, max = 500): string {
-  if (CONTROL.test(text)) throw new UsageError(`${flag} must not contain control characters (got ${visibleArg(text, 60)})`);
+  if (CONTROL_CHARACTER.test(text)) throw new UsageError(`${flag} must not contain control characters (got ${visibleArg(text, 60)})`);
   if (text.length > max) throw new UsageError(`${flag} must be at most ${max} characters`);
   return text;
 }
@@ -61,7 +61,7 @@ export function parseOrderId(text: string, flag = '--order-id'): string {
  */
 export function checkUrlText(text: string, flag: string): void {
   const url = text.replace(/^ +| +$/g, '');
-  if (CONTROL.test(url) || /\s/.test(url) || hasUnsafeCharacters(url)) {
+  if (CONTROL_CHARACTER.test(url) || /\s/.test(url) || hasUnsafeCharacters(url)) {
     throw new UsageError(
       `${flag} must be a URL without spaces, line breaks or other control or invisible characters (got ${visibleArg(maskUrlText(text), 60)})`,
     );
@@ -97,9 +97,6 @@ export function parseTrackId(text: string, what = '<trackId>'): string {
   if (trimmed === '' || /\s/.test(trimmed)) throw new UsageError(`${what} must be a payment's track id such as 184729305 (got "${text.slice(0, 40)}")`);
   return trimmed;
 }
-
-/** C0 controls (tab and line breaks included), DEL and C1 controls. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** "U+017F". */
 function codePoint(ch: string): string {

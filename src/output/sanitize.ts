@@ -8,12 +8,26 @@ const ESCAPE_SEQUENCE =
   /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[PX^_][^\u001b\u009c]*(?:\u001b\\|\u009c)?|\u001b[\s\S]?/g;
 // Single-byte CSI/OSC/DCS (C1 forms) with their parameters.
 const C1_SEQUENCE = /\u009b[0-?]*[ -/]*[@-~]?|[\u009d\u0090\u0098\u009e\u009f][^\u0007\u009c]*(?:\u0007|\u009c)?/g;
+/** C0 controls (incl. BEL, CR, LF, TAB), DEL and C1 controls: a character class's ranges. */
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f';
 /**
- * What is left after sequences are gone: C0 controls (incl. BEL, CR, LF, TAB), DEL, C1 controls,
- * and the invisible Unicode format characters that can reorder or hide text on screen
- * (bidirectional marks, overrides and isolates, zero-width characters, BOM, invisible tag characters).
+ * The invisible Unicode format characters that can reorder or hide text on screen: bidirectional
+ * marks, overrides and isolates, zero-width characters, line and paragraph separators, BOM,
+ * invisible tag characters. A character class's ranges (for a /u expression).
  */
-export const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
+const INVISIBLES = '\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff\\u{e0000}-\\u{e007f}';
+
+/** One C0 control, DEL or C1 control (for test()). */
+export const CONTROL_CHARACTER = new RegExp(`[${CONTROLS}]`);
+
+/** What is left after sequences are gone: every control and invisible format character (global). */
+export const UNSAFE_CHARACTER = new RegExp(`[${CONTROLS}${INVISIBLES}]`, 'gu');
+
+/**
+ * What JSON.stringify leaves raw inside strings of the unsafe characters: all but the C0 controls,
+ * which it escapes itself (and whose newline indents the document). Global; json.ts escapes them.
+ */
+export const RAW_IN_JSON_STRINGS = new RegExp(`[\\u007f-\\u009f${INVISIBLES}]`, 'gu');
 
 /** Strips escape sequences and control/format characters so the text prints as inert characters. */
 export function terminalSafe(text: string): string {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { colorLevel } from '../../src/output/iostreams.js';
 import { toJson } from '../../src/output/json.js';
-import { hasUnsafeCharacters, terminalSafe, UNSAFE_CHARACTER } from '../../src/output/sanitize.js';
+import { CONTROL_CHARACTER, hasUnsafeCharacters, RAW_IN_JSON_STRINGS, terminalSafe, UNSAFE_CHARACTER } from '../../src/output/sanitize.js';
 import { alignDecimals, renderDetails, renderTable, visibleWidth } from '../../src/output/table.js';
 
 const ESC = '\u001b';
@@ -113,6 +113,20 @@ describe('terminalSafe', () => {
     }
     for (const code of [0x20, 0x41, 0x7e, 0xa0, 0xe9, 0x2010, 0x20ac]) {
       expect(found(String.fromCharCode(code)), code.toString(16)).toBe(false);
+    }
+  });
+
+  it('one list: an unsafe character is a control (CONTROL_CHARACTER) or one JSON leaves raw (RAW_IN_JSON_STRINGS) unless it is C0', () => {
+    const matches = (re: RegExp, ch: string): boolean => {
+      re.lastIndex = 0;
+      return re.test(ch);
+    };
+    for (let code = 0; code <= 0xe00ff; code = code === 0xffff ? 0xe0000 : code + 1) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const ch = String.fromCodePoint(code);
+      const hex = code.toString(16);
+      expect(matches(CONTROL_CHARACTER, ch), hex).toBe(code <= 0x1f || (code >= 0x7f && code <= 0x9f));
+      expect(matches(RAW_IN_JSON_STRINGS, ch), hex).toBe(matches(UNSAFE_CHARACTER, ch) && code > 0x1f);
     }
   });
 
