@@ -1,6 +1,6 @@
 // Times the gateway sends, for people: Unix seconds or milliseconds (number or numeric text), or a
 // date string; shown in local time with the time left in words.
-import type { Scalar } from '../operations/values.js';
+import type { Untrusted } from './untrusted.js';
 
 /** The earliest time a payment can carry: 2009-01-03, Bitcoin's first block. */
 export const EARLIEST_TIMESTAMP = Date.UTC(2009, 0, 3);
@@ -20,7 +20,7 @@ export type Timestamp = { kind: 'none' } | { kind: 'date'; date: Date } | { kind
  * value of 10^11 or more is milliseconds) or an ISO 8601 date (2026-11-22, 2026-11-22T14:05:00Z,
  * 2026-11-22 14:05:00).
  */
-export function readTimestamp(value: Scalar | null | undefined): Timestamp {
+export function readTimestamp(value: number | Untrusted | null | undefined): Timestamp {
   if (value === null || value === undefined) return { kind: 'none' };
   const text = String(value).trim();
   if (/^0*(?:\.0*)?$/.test(text)) return { kind: 'none' };
@@ -39,7 +39,7 @@ export function readTimestamp(value: Scalar | null | undefined): Timestamp {
 }
 
 /** A time the gateway sent, as a Date; undefined when there is none or it is no possible time (readTimestamp tells which). */
-export function parseTimestamp(value: Scalar | null | undefined): Date | undefined {
+export function parseTimestamp(value: number | Untrusted | null | undefined): Date | undefined {
   const read = readTimestamp(value);
   return read.kind === 'date' ? read.date : undefined;
 }
@@ -48,7 +48,7 @@ export function parseTimestamp(value: Scalar | null | undefined): Date | undefin
  * The expiry for people: "59 min left, until 14:42", "expired 3 min ago", "unknown (the gateway
  * sent "-1", which is not a time)", or undefined when the gateway sent none.
  */
-export function expiryWords(value: Scalar | null | undefined, now: number): string | undefined {
+export function expiryWords(value: number | Untrusted | null | undefined, now: number): string | undefined {
   const read = readTimestamp(value);
   if (read.kind === 'none') return undefined;
   if (read.kind === 'invalid') return `unknown (the gateway sent ${JSON.stringify(read.text)}, which is not a time)`;
