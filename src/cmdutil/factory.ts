@@ -18,6 +18,7 @@ import {
   type Source,
 } from '../config/resolve.js';
 import type { GatewayClient, HttpTransport, KeySetting, Keys } from '../gateway/gateway.js';
+import type { ClientOptions } from '../gateway/call.js';
 import type { ProxyConfig } from '../gateway/proxy.js';
 import type { TransportObserver } from '../gateway/transport.js';
 import type { IOStreams } from '../output/iostreams.js';
@@ -355,7 +356,9 @@ class DefaultFactory implements Factory {
     const merchant = keySetting(target.merchantKey, describeSource);
     const payout = keySetting(target.payoutKey, describeSource);
     const general = keySetting(target.generalKey, describeSource);
-    return newClient(transport, { ...(merchant && { merchant }), ...(payout && { payout }), ...(general && { general }) });
+    const keys = { ...(merchant && { merchant }), ...(payout && { payout }), ...(general && { general }) };
+    // The embedded sandbox: an operation it does not serve yet is said so, nothing sent.
+    return newClient(transport, keys, inMemory ? { served: sandbox.serves } : {});
   }
 
   onClose(fn: () => Promise<void> | void): void {
@@ -372,13 +375,13 @@ class DefaultFactory implements Factory {
  * The client of the configured API (`api`): the one place that knows which API is spoken;
  * commands see a GatewayClient either way.
  */
-async function clientFor(api: ApiChoice): Promise<(transport: HttpTransport, keys: Keys) => GatewayClient> {
+async function clientFor(api: ApiChoice): Promise<(transport: HttpTransport, keys: Keys, options: ClientOptions) => GatewayClient> {
   if (api === 'v1') {
     const { V1Gateway } = await import('../gateway/v1/client.js');
-    return (transport, keys) => new V1Gateway(transport, keys);
+    return (transport, keys, options) => new V1Gateway(transport, keys, options);
   }
   const { LegacyGateway } = await import('../gateway/legacy/client.js');
-  return (transport, keys) => new LegacyGateway(transport, keys);
+  return (transport, keys, options) => new LegacyGateway(transport, keys, options);
 }
 
 export function createFactory(options: FactoryOptions): Factory {

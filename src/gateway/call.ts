@@ -4,7 +4,7 @@
 // clients (legacy/client.ts, v1/client.ts) send every operation through here; what is left to them
 // is which endpoint, and what a refusal means for the operation.
 import { ConfigError, ExitCode, GwError, UsageError } from '../errors.js';
-import { asParams, type Endpoint, type KeyKind } from '../operations/codec.js';
+import { asParams, NotServedError, type Endpoint, type KeyKind } from '../operations/codec.js';
 import { decodeEnvelope } from './envelope.js';
 import type { HttpTransport, KeySetting, Keys } from './gateway.js';
 import { unsendableHeaderValue } from './header-value.js';
@@ -106,7 +106,15 @@ export function buildRequest(endpoint: Endpoint, fields: Record<string, unknown>
   return request;
 }
 
-export interface CallOptions {
+/** What a client is told about where it sends (the factory's): which operations are served there. */
+export interface ClientOptions {
+  /** Whether the gateway behind the transport serves an operation (by its name); absent: every one. The embedded sandbox's. */
+  served?: (operation: string) => boolean;
+}
+
+export interface CallOptions extends ClientOptions {
+  /** The operation's name ("payment information"), for the not-served line. */
+  operation: string;
   transport: HttpTransport;
   keys: Keys;
   endpoint: Endpoint;
@@ -127,6 +135,8 @@ export interface CallOptions {
  */
 export async function call(options: CallOptions): Promise<JsonObject> {
   const { endpoint, keys } = options;
+  // Nothing is sent for an operation the other end does not serve (the sandbox, not yet).
+  if (options.served !== undefined && !options.served(options.operation)) throw new NotServedError(options.operation, 'the sandbox');
   const place = endpoint.key;
   const key = place === undefined ? undefined : keyOf(keys, place.kind);
   if (place !== undefined && key !== undefined && 'header' in place) checkHeaderKey(place.kind, key);

@@ -172,8 +172,8 @@ export class NotServedError extends ConfigError {
  * The endpoint an operation is sent to: the configured API's where the operation has both, else
  * the one API that has it, whatever `api` says. NotServedError when it has none.
  */
-export function chooseEndpoint<E extends Endpoint>(operation: string, endpoints: Partial<Record<Api, E>>, api: Api): E {
+export function chooseEndpoint<T extends Partial<Record<Api, Endpoint>>>(operation: string, endpoints: T, api: Api): NonNullable<T[Api]> {
   const chosen = endpoints[api] ?? endpoints[api === 'v1' ? 'legacy' : 'v1'];
   if (chosen === undefined) throw new NotServedError(operation, 'either API');
-  return chosen;
+  return chosen as NonNullable<T[Api]>;
 }

@@ -47,6 +47,8 @@ export interface RunningSandbox {
   generalKey: string;
   /** The operations behind the HTTP surface: payment change events, setState(). */
   gateway: SandboxGateway;
+  /** Whether this sandbox serves an operation (by its name in src/operations: "payment information"). */
+  serves(operation: string): boolean;
   /** The same answers in memory, for a transport in this process (undici's dispatcher interface). */
   dispatcher: InMemoryDispatcher;
   /** Stops listening and closes every connection, idle keep-alive ones included, and stops every lifecycle timer. Idempotent. */

@@ -99,6 +99,11 @@ export const SANDBOX_BEHAVIOURS: Readonly<Partial<Record<OperationName, Behaviou
   rate: (g, fields) => g.rate(fields),
 };
 
+/** Whether the sandbox serves an operation, by its name ("payment information"). */
+export function sandboxServes(operation: string): boolean {
+  return (Object.keys(OPERATIONS) as OperationName[]).some((name) => OPERATIONS[name].name === operation && SANDBOX_BEHAVIOURS[name] !== undefined);
+}
+
 /** Each operation's answer writer (its codec's), by operation. */
 const ENCODERS: Readonly<Record<OperationName, (endpoint: Endpoint, answer: never) => object>> = {
   acceptedCurrencies: encodeAcceptedCurrencies,

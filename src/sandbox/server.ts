@@ -10,7 +10,7 @@ import { SandboxGateway } from './gateway.js';
 import { InMemoryDispatcher } from './in-memory.js';
 import { JournalError, SandboxJournal } from './journal.js';
 import { attachNotifications, NotificationDelivery } from './notify.js';
-import type { Route } from './routes.js';
+import { sandboxServes, type Route } from './routes.js';
 import { BODY_LIMIT, encodeReply, internalErrorReply, sandboxRoutes, serve } from './serve.js';
 import { SANDBOX_GENERAL_KEY, SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type RunningSandbox, type SandboxOptions } from './options.js';
 
@@ -97,7 +97,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     return reply === 'aborted' ? reply : encodeReply(reply);
   });
 
-  return { url, merchantKey, payoutKey, generalKey, gateway, dispatcher, close };
+  return { url, merchantKey, payoutKey, generalKey, gateway, serves: sandboxServes, dispatcher, close };
 }
 
 async function handle(gateway: SandboxGateway, routes: readonly Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {

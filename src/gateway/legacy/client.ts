@@ -10,8 +10,8 @@ import { CREATE_PAYMENT, decodePaymentAnswer, encodePaymentRequest, type Payment
 import { decodePaymentPageAnswer, encodeHistoryRequest, PAYMENT_HISTORY, type PaymentFilter, type PaymentPage } from '../../operations/payment-history.js';
 import { decodePaymentInfoAnswer, PAYMENT_INFO, type PaymentInfo } from '../../operations/payment-info.js';
 import { decodeRate, encodeRateRequest, RATE } from '../../operations/rate.js';
-import { encodeFields, type Endpoint } from '../../operations/codec.js';
-import { call } from '../call.js';
+import { chooseEndpoint, encodeFields, type Endpoint } from '../../operations/codec.js';
+import { call, type ClientOptions } from '../call.js';
 import type { GatewayClient, HttpTransport, Keys } from '../gateway.js';
 import { jsonNumber } from '../json.js';
 import type { JsonObject } from '../read.js';
@@ -29,10 +29,20 @@ export class LegacyGateway implements GatewayClient {
   constructor(
     private readonly transport: HttpTransport,
     private readonly keys: Keys,
+    private readonly options: ClientOptions = {},
   ) {}
 
-  private send(operation: { what: string; idempotent: boolean }, endpoint: Endpoint, fields: Record<string, unknown>): Promise<JsonObject> {
-    return call({ transport: this.transport, keys: this.keys, endpoint, what: operation.what, idempotent: operation.idempotent, fields });
+  private send(operation: { name: string; what: string; idempotent: boolean }, endpoint: Endpoint, fields: Record<string, unknown>): Promise<JsonObject> {
+    return call({
+      ...this.options,
+      operation: operation.name,
+      transport: this.transport,
+      keys: this.keys,
+      endpoint,
+      what: operation.what,
+      idempotent: operation.idempotent,
+      fields,
+    });
   }
 
   /** GET /v1/payment/accepted-currencies (the interface document's default); `legacy`: POST /merchants/allowedCoins. */
@@ -45,14 +55,14 @@ export class LegacyGateway implements GatewayClient {
   /** POST /merchants/request/whitelabel, JSON body with the key in field merchant. Never re-sent once it may have arrived. */
   async createPayment(req: PaymentRequest): Promise<Payment> {
     const op = CREATE_PAYMENT;
-    const endpoint = op.endpoints.legacy;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
     return decodePaymentAnswer(endpoint, await this.send(op, endpoint, encodePaymentRequest(endpoint, req)), op.what);
   }
 
   /** POST /api/balance, form field key (payout key), optional currency. */
   async balances(currency?: string): Promise<Balance[]> {
     const op = BALANCE;
-    const endpoint = op.endpoints.legacy;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
     const body = await this.send(op, endpoint, encodeFields(endpoint.request, { currency }));
     return decodeBalanceAnswer(endpoint, body, op.what);
   }
@@ -60,14 +70,14 @@ export class LegacyGateway implements GatewayClient {
   /** POST /exchange/rate, JSON fromCurrency/toCurrency, no key. */
   async rate(fromCurrency: string, toCurrency: string): Promise<Decimal> {
     const op = RATE;
-    const endpoint = op.endpoints.legacy;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
     return decodeRate(endpoint, await this.send(op, endpoint, encodeRateRequest(endpoint, { fromCurrency, toCurrency })), op.what);
   }
 
   /** POST /merchants/inquiry, JSON {merchant, trackId}. */
   async paymentInfo(trackId: string): Promise<PaymentInfo> {
     const op = PAYMENT_INFO;
-    const endpoint = op.endpoints.legacy;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
     const body = await this.send(op, endpoint, encodeFields(endpoint.request, { trackId }));
     return decodePaymentInfoAnswer(endpoint, body, op.what);
   }
@@ -79,7 +89,7 @@ export class LegacyGateway implements GatewayClient {
    */
   async payments(filter: PaymentFilter): Promise<PaymentPage> {
     const op = PAYMENT_HISTORY;
-    const endpoint = op.endpoints.legacy;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
     return decodePaymentPageAnswer(endpoint, await this.send(op, endpoint, encodeHistoryRequest(endpoint, filter)), op.what);
   }
 }

@@ -8,7 +8,7 @@ import type { Decimal } from '../../money/decimal.js';
 import type { Untrusted } from '../../output/untrusted.js';
 import { ACCEPTED_CURRENCIES, decodeAcceptedCurrencies, type CurrenciesEndpoint } from '../../operations/accepted-currencies.js';
 import { BALANCE, decodeBalanceAnswer, type Balance } from '../../operations/balance.js';
-import { asParams, encodeFields, type Endpoint } from '../../operations/codec.js';
+import { asParams, chooseEndpoint, encodeFields, type Endpoint } from '../../operations/codec.js';
 import { CREATE_PAYMENT, decodePaymentAnswer, encodePaymentRequest, type Payment, type PaymentRequest } from '../../operations/create-payment.js';
 import {
   decodePaymentPageAnswer,
@@ -21,7 +21,7 @@ import {
 } from '../../operations/payment-history.js';
 import { decodePaymentInfoAnswer, PAYMENT_INFO, type PaymentInfo } from '../../operations/payment-info.js';
 import { decodeRate, encodeRateRequest, RATE } from '../../operations/rate.js';
-import { call, missingKeyError } from '../call.js';
+import { call, missingKeyError, type ClientOptions } from '../call.js';
 import type { GatewayClient, HttpTransport, Keys } from '../gateway.js';
 import { stringifyLossless } from '../json.js';
 import type { JsonObject } from '../read.js';
@@ -63,10 +63,13 @@ export class V1Gateway implements GatewayClient {
   constructor(
     private readonly transport: HttpTransport,
     private readonly keys: Keys,
+    private readonly options: ClientOptions = {},
   ) {}
 
-  private send(operation: { what: string; idempotent: boolean }, endpoint: Endpoint, fields: Record<string, unknown>): Promise<JsonObject> {
+  private send(operation: { name: string; what: string; idempotent: boolean }, endpoint: Endpoint, fields: Record<string, unknown>): Promise<JsonObject> {
     return call({
+      ...this.options,
+      operation: operation.name,
       transport: this.transport,
       keys: this.keys,
       endpoint,
@@ -87,21 +90,21 @@ export class V1Gateway implements GatewayClient {
   /** POST /v1/payment/white-label (merchant key), JSON body in snake_case. Never re-sent once it may have arrived. */
   async createPayment(req: PaymentRequest): Promise<Payment> {
     const op = CREATE_PAYMENT;
-    const endpoint = op.endpoints.v1;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'v1');
     return decodePaymentAnswer(endpoint, await this.send(op, endpoint, encodePaymentRequest(endpoint, req)), op.what);
   }
 
   /** GET /v1/general/account/balance[?currency=] (general key). */
   async balances(currency?: string): Promise<Balance[]> {
     const op = BALANCE;
-    const endpoint = op.endpoints.v1;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'v1');
     return decodeBalanceAnswer(endpoint, await this.send(op, endpoint, encodeFields(endpoint.request, { currency })), op.what);
   }
 
   /** POST /v1/general/swap/rate (general key), JSON {from_currency, to_currency}. */
   async rate(fromCurrency: string, toCurrency: string): Promise<Decimal> {
     const op = RATE;
-    const endpoint = op.endpoints.v1;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'v1');
     return decodeRate(endpoint, await this.send(op, endpoint, encodeRateRequest(endpoint, { fromCurrency, toCurrency })), op.what);
   }
 
@@ -111,10 +114,12 @@ export class V1Gateway implements GatewayClient {
    */
   async paymentInfo(trackId: string): Promise<PaymentInfo> {
     const op = PAYMENT_INFO;
-    const endpoint = op.endpoints.v1;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'v1');
     let body: JsonObject;
     try {
       body = await call({
+        ...this.options,
+        operation: op.name,
         transport: this.transport,
         keys: this.keys,
         endpoint,
@@ -140,7 +145,7 @@ export class V1Gateway implements GatewayClient {
    */
   async payments(filter: PaymentFilter): Promise<PaymentPage> {
     const op = PAYMENT_HISTORY;
-    const endpoint = op.endpoints.v1;
+    const endpoint = chooseEndpoint(op.name, op.endpoints, 'v1');
     return decodePaymentPageAnswer(endpoint, await this.send(op, endpoint, encodeHistoryRequest(endpoint, filter)), op.what);
   }
 }

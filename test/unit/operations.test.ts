@@ -1,0 +1,432 @@
+// The operations' codecs against the gateway's published samples (test/fixtures/gateway/<api>/<operation>.json,
+// each naming its public source): the client decodes every sample; the sandbox's answer to the same
+// operation has the same field names and JSON types; and every codec carries a canonical value to
+// the wire and back unchanged (requests as the client writes and the sandbox reads them, answers as
+// the sandbox writes and the client reads them).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/errors.js';
+import { parseLossless } from '../../src/gateway/json.js';
+import type { JsonObject } from '../../src/gateway/read.js';
+import { Decimal } from '../../src/money/decimal.js';
+import { ACCEPTED_CURRENCIES, decodeAcceptedCurrencies, encodeAcceptedCurrencies } from '../../src/operations/accepted-currencies.js';
+import { BALANCE, decodeBalanceAnswer, encodeBalances } from '../../src/operations/balance.js';
+import { chooseEndpoint, decodeRequestFields, NotServedError, type Api, type Endpoint } from '../../src/operations/codec.js';
+import { CREATE_PAYMENT, type CreatedPayment, decodePaymentAnswer, encodeCreatedPayment, encodePaymentRequest } from '../../src/operations/create-payment.js';
+import { allEndpoints, OPERATIONS, type OperationName } from '../../src/operations/index.js';
+import { decodePaymentPageAnswer, encodeHistoryRequest, encodePaymentPage, PAYMENT_HISTORY } from '../../src/operations/payment-history.js';
+import { decodePaymentInfoAnswer, encodePaymentInfo, PAYMENT_INFO, type PaymentRecord } from '../../src/operations/payment-info.js';
+import { decodeRate, encodeRate, RATE } from '../../src/operations/rate.js';
+import { LegacyGateway } from '../../src/gateway/legacy/client.js';
+import { V1Gateway } from '../../src/gateway/v1/client.js';
+import { successReply } from '../../src/sandbox/envelopes.js';
+import { SandboxGateway } from '../../src/sandbox/gateway.js';
+import { operationRoutes, sandboxServes, serveOperation } from '../../src/sandbox/routes.js';
+import { FakeTransport } from '../support/fake-transport.js';
+
+const FILES: Readonly<Record<OperationName, string>> = {
+  acceptedCurrencies: 'accepted-currencies',
+  createPayment: 'create-payment',
+  paymentInfo: 'payment-info',
+  paymentHistory: 'payment-history',
+  balance: 'balance',
+  rate: 'rate',
+};
+
+interface Fixture {
+  source: string;
+  /** Fields the sandbox sends beyond the published sample (gw reads them where they are there). */
+  sandboxExtras?: string[];
+  answer: JsonObject;
+}
+
+function fixture(api: Api, operation: OperationName): Fixture {
+  const text = readFileSync(fileURLToPath(new URL(`../fixtures/gateway/${api}/${FILES[operation]}.json`, import.meta.url)), 'utf8');
+  return parseLossless(text) as unknown as Fixture;
+}
+
+const endpointOf = (operation: OperationName, api: Api): Endpoint => (OPERATIONS[operation].endpoints as Partial<Record<Api, Endpoint>>)[api] as Endpoint;
+const APIS: Api[] = ['legacy', 'v1'];
+const CASES = (Object.keys(FILES) as OperationName[]).flatMap((operation) => APIS.map((api) => [operation, api] as const));
+
+/** The client's reading of an answer to `operation` over `endpoint`. */
+function decode(operation: OperationName, endpoint: Endpoint, body: JsonObject): unknown {
+  const what = OPERATIONS[operation].what;
+  switch (operation) {
+    case 'acceptedCurrencies':
+      return decodeAcceptedCurrencies(endpoint, body, what);
+    case 'createPayment':
+      return decodePaymentAnswer(endpoint, body, what);
+    case 'paymentInfo':
+      return decodePaymentInfoAnswer(endpoint, body, what);
+    case 'paymentHistory':
+      return decodePaymentPageAnswer(endpoint, body, what);
+    case 'balance':
+      return decodeBalanceAnswer(endpoint, body, what);
+    case 'rate':
+      return decodeRate(endpoint, body, what);
+  }
+}
+
+/** A value's JSON type, arrays and objects described by their elements' and fields' types. */
+type Shape = string | { [key: string]: Shape } | Shape[];
+function shape(value: unknown): Shape {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shape(value[0])];
+  if (typeof value === 'object') {
+    const out: { [key: string]: Shape } = {};
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) out[key] = shape(v);
+    return out;
+  }
+  return typeof value;
+}
+
+/** `sent`'s fields all in `published` with the same JSON type (recursively), `extras` aside; `published`'s fields the codec lists all sent. */
+function compareShapes(sent: Shape, published: Shape, listed: ReadonlySet<string>, extras: ReadonlySet<string>, path = ''): string[] {
+  if (typeof sent === 'string' || typeof published === 'string')
+    return sent === published ? [] : [`${path || '(top)'}: sandbox ${JSON.stringify(sent)}, sample ${JSON.stringify(published)}`];
+  if (Array.isArray(sent) || Array.isArray(published)) {
+    if (!Array.isArray(sent) || !Array.isArray(published)) return [`${path}: one is a list, the other not`];
+    if (sent.length === 0 || published.length === 0) return sent.length === published.length ? [] : [`${path}: an empty list on one side`];
+    return compareShapes(sent[0] as Shape, published[0] as Shape, listed, extras, `${path}[]`);
+  }
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(sent)) {
+    if (extras.has(key)) continue;
+    const other = published[key];
+    if (other === undefined) problems.push(`${path}.${key}: sent by the sandbox, not in the sample`);
+    else problems.push(...compareShapes(value, other, listed, extras, `${path}.${key}`));
+  }
+  for (const key of Object.keys(published))
+    if (listed.has(key) && sent[key] === undefined) problems.push(`${path}.${key}: in the sample and the codec's table, not sent by the sandbox`);
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('the published samples', () => {
+  it.each(CASES)('%s (%s): has a source note naming the public page, and the client decodes it', (operation, api) => {
+    const sample = fixture(api, operation);
+    expect(sample.source).toMatch(/docs\.oxapay\.com|docs\/gateway\.md/);
+    expect(() => decode(operation, endpointOf(operation, api), sample.answer)).not.toThrow();
+  });
+
+  it('decodes what matters exactly: digits, text, statuses, transactions, paging', () => {
+    const created = decode('createPayment', endpointOf('createPayment', 'v1'), fixture('v1', 'createPayment').answer) as ReturnType<typeof decodePaymentAnswer>;
+    expect(created.amount?.toString()).toBe('0.123456789012345678');
+    expect(created.createdAt).toBe(1700000000);
+    expect(created.memo).toBeNull();
+    const legacyCreated = decode('createPayment', endpointOf('createPayment', 'legacy'), fixture('legacy', 'createPayment').answer) as typeof created;
+    expect(legacyCreated.QRCode?.raw()).toBe('https://api.example/qr/abc');
+    const info = decode('paymentInfo', endpointOf('paymentInfo', 'v1'), fixture('v1', 'paymentInfo').answer) as ReturnType<typeof decodePaymentInfoAnswer>;
+    expect([info.status, info.txs.length, info.payCurrency?.raw(), info.arrival.source]).toEqual(['paid', 1, 'BTC', 'transactions']);
+    const legacyInfo = decode('paymentInfo', endpointOf('paymentInfo', 'legacy'), fixture('legacy', 'paymentInfo').answer) as typeof info;
+    expect([legacyInfo.status, legacyInfo.payAmount?.toString(), legacyInfo.txID?.raw(), legacyInfo.arrival.source]).toEqual([
+      'paid',
+      '25',
+      'abc123',
+      'unreported',
+    ]);
+    const page = decode('paymentHistory', endpointOf('paymentHistory', 'v1'), fixture('v1', 'paymentHistory').answer) as ReturnType<
+      typeof decodePaymentPageAnswer
+    >;
+    expect([page.payments.length, page.page, page.pages, page.total, page.payments[0]?.status]).toEqual([1, 1, 1, 1, 'confirming']);
+    const balances = decode('balance', endpointOf('balance', 'v1'), fixture('v1', 'balance').answer) as ReturnType<typeof decodeBalanceAnswer>;
+    expect(balances.map((b) => `${b.currency.raw()}=${b.amount?.toString()}`)).toEqual(['BTC=0.00012345', 'ETH=1.234567890123456789', 'USDT=1520.75']);
+    expect((decode('rate', endpointOf('rate', 'legacy'), fixture('legacy', 'rate').answer) as Decimal).toString()).toBe('65573.55');
+  });
+});
+
+describe('the sandbox answers in the samples’ names and JSON types', () => {
+  const T0 = 1_750_000_000_000;
+  let now = T0;
+  const gateway = new SandboxGateway({ merchantKey: 'mk', payoutKey: 'pk', generalKey: 'gk', now: () => now, baseUrl: () => 'http://127.0.0.1:1' });
+  const keys = { merchant: 'mk', payout: 'pk', general: 'gk' } as const;
+
+  /** The wire fields and headers of a request to `endpoint`, its key where the endpoint takes it. */
+  function request(endpoint: Endpoint, wire: Record<string, unknown>): [Record<string, unknown>, Record<string, string>] {
+    const place = endpoint.key;
+    if (place === undefined) return [wire, {}];
+    if ('header' in place) return [wire, { [place.header]: keys[place.kind] }];
+    return [{ ...wire, [place.field]: keys[place.kind] }, {}];
+  }
+
+  function answer(operation: OperationName, api: Api, wire: Record<string, unknown>): JsonObject {
+    const endpoint = endpointOf(operation, api);
+    const [fields, headers] = request(endpoint, wire);
+    const reply = serveOperation(gateway, operation, api, fields, headers);
+    expect(reply.status).toBe(200);
+    return JSON.parse(stringify(reply.body) ?? '') as JsonObject;
+  }
+
+  // A payment made through each API, then settled (its transactions listed).
+  const legacyId = String(answer('createPayment', 'legacy', { amount: 25, payCurrency: 'USDT', orderId: 'ORD-7' }).trackId);
+  const v1Id = String((answer('createPayment', 'v1', { amount: 25, pay_currency: 'USDT', order_id: 'ORD-7' }).data as JsonObject).track_id);
+  now = T0 + 11_000;
+
+  const requests: Readonly<Record<OperationName, (api: Api) => Record<string, unknown>>> = {
+    acceptedCurrencies: () => ({}),
+    createPayment: (api) => (api === 'legacy' ? { amount: 25, payCurrency: 'USDT' } : { amount: 25, pay_currency: 'USDT' }),
+    paymentInfo: (api) => (api === 'legacy' ? { trackId: legacyId } : { track_id: v1Id }),
+    paymentHistory: (api) => (api === 'legacy' ? { orderId: 'ORD-7', trackId: legacyId } : { track_id: v1Id }),
+    balance: () => ({}),
+    rate: (api) => (api === 'legacy' ? { fromCurrency: 'BTC', toCurrency: 'USDT' } : { from_currency: 'BTC', to_currency: 'USDT' }),
+  };
+
+  it.each(CASES)('%s (%s)', (operation, api) => {
+    const sample = fixture(api, operation);
+    const sent = answer(operation, api, requests[operation](api));
+    const published = JSON.parse(
+      JSON.stringify(sample.answer, (_k, v: unknown) => (v !== null && typeof v === 'object' && 'isLosslessNumber' in v ? Number(String(v)) : v)),
+    );
+    const endpoint = endpointOf(operation, api);
+    const listed = new Set([...endpoint.answer.map((f) => f.wire), 'list', 'meta', 'data', 'txs', 'result', 'message', 'error', 'status', 'version']);
+    // Balances are a map of symbols: compare one symbol's type.
+    const strip = (body: JsonObject): JsonObject =>
+      operation !== 'balance'
+        ? body
+        : JSON.parse(JSON.stringify(body, (k, v: unknown) => (k === 'data' && v !== null && typeof v === 'object' ? { BTC: (v as JsonObject).BTC } : v)));
+    const problems = compareShapes(shape(strip(sent)), shape(strip(published)), listed, new Set(sample.sandboxExtras ?? []));
+    expect(problems).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Round trips: canonical → wire → canonical
+
+/** A body as it travels: written with lossless-json, read back losslessly. */
+const travel = (value: unknown): JsonObject => parseLossless(stringify(value) ?? '') as JsonObject;
+
+const CREATED: CreatedPayment = {
+  trackId: 'sbx7',
+  amount: '0.123456789012345678',
+  currency: 'ETH',
+  payAmount: '0.123456789012345678',
+  payCurrency: 'ETH',
+  network: 'Ethereum Network',
+  address: '0x0000000000000000000000000000000000000001',
+  memo: '',
+  callbackUrl: 'https://shop.example/cb',
+  description: 'Order 7',
+  email: 'buyer@example.com',
+  feePaidByPayer: 1,
+  lifeTime: 30,
+  orderId: 'ORD-7',
+  underPaidCover: '2.50',
+  rate: '1',
+  QRCode: 'http://127.0.0.1:1/qr/sbx7.png',
+  expiredAt: 1700001800,
+  createdAt: 1700000000,
+};
+
+const RECORD: PaymentRecord = {
+  trackId: 'sbx9',
+  kind: 'white-label',
+  status: 'underpaid',
+  amount: '25',
+  currency: 'USD',
+  payAmount: '25.000000000000000001',
+  payCurrency: 'USDT',
+  network: 'Tron Network',
+  address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
+  txID: 'abc123',
+  email: '',
+  orderId: 'ORD-9',
+  description: 'd',
+  callbackUrl: 'https://shop.example/cb',
+  feePaidByPayer: 0,
+  underPaidCover: '0',
+  lifeTime: 60,
+  date: 1700000000,
+  payDate: 0,
+  expiredAt: 1700003600,
+  receivedAmount: '22.5',
+  mixedPayment: false,
+  txs: [
+    {
+      txID: 'abc123',
+      amount: '22.5',
+      currency: 'USDT',
+      network: 'Tron Network',
+      address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
+      status: 'confirmed',
+      confirmations: 12,
+      date: 1700000300,
+    },
+  ],
+};
+
+const text = (value: { raw(): string } | null): string | null => (value === null ? null : value.raw());
+const digits = (value: { toString(): string } | null): string | null => (value === null ? null : value.toString());
+
+describe.each(APIS)('round trips through the %s codecs', (api) => {
+  it('creating a payment: the request as the client writes it is what the sandbox reads; the answer as the sandbox writes it is what the client reads', () => {
+    const endpoint = CREATE_PAYMENT.endpoints[api];
+    const wire = travel(
+      encodePaymentRequest(endpoint, {
+        amount: Decimal.fromLiteral('0.10') as Decimal,
+        currency: 'USD',
+        payCurrency: 'BTC',
+        lifeTime: 30,
+        feePaidByPayer: 1,
+        underPaidCover: Decimal.fromLiteral('2.50') as Decimal,
+        orderId: 'o-1',
+        network: 'Bitcoin Network',
+      }),
+    );
+    const read = decodeRequestFields(endpoint.request, wire);
+    expect(Object.fromEntries(Object.entries(read).map(([k, v]) => [k, String(v)]))).toEqual({
+      amount: '0.10',
+      currency: 'USD',
+      payCurrency: 'BTC',
+      lifeTime: '30',
+      feePaidByPayer: '1',
+      underPaidCover: '2.50',
+      orderId: 'o-1',
+      network: 'Bitcoin Network',
+    });
+    const payment = decodePaymentAnswer(endpoint, travel(successReply(endpoint, encodeCreatedPayment(endpoint, CREATED)).body), 'x');
+    expect({
+      trackId: text(payment.trackId),
+      amount: digits(payment.amount),
+      payAmount: digits(payment.payAmount),
+      underPaidCover: digits(payment.underPaidCover),
+      rate: digits(payment.rate),
+      lifeTime: payment.lifeTime,
+      feePaidByPayer: payment.feePaidByPayer,
+      createdAt: payment.createdAt,
+      expiredAt: payment.expiredAt,
+      QRCode: text(payment.QRCode),
+      orderId: text(payment.orderId),
+    }).toEqual({
+      trackId: 'sbx7',
+      amount: '0.123456789012345678',
+      payAmount: '0.123456789012345678',
+      underPaidCover: '2.50',
+      rate: '1',
+      lifeTime: 30,
+      feePaidByPayer: 1,
+      createdAt: 1700000000,
+      expiredAt: 1700001800,
+      QRCode: 'http://127.0.0.1:1/qr/sbx7.png',
+      orderId: 'ORD-7',
+    });
+  });
+
+  it('payment information and history: the record as the sandbox writes it is the payment the client reads', () => {
+    const infoEndpoint = PAYMENT_INFO.endpoints[api];
+    const info = decodePaymentInfoAnswer(infoEndpoint, travel(successReply(infoEndpoint, encodePaymentInfo(infoEndpoint, RECORD)).body), 'x');
+    expect([text(info.trackId), info.status, text(info.gatewayStatus), digits(info.amount), text(info.orderId), info.date, info.expiredAt]).toEqual([
+      'sbx9',
+      'underpaid',
+      api === 'legacy' ? 'Underpaid' : 'underpaid',
+      '25',
+      'ORD-9',
+      1700000000,
+      1700003600,
+    ]);
+    // The legacy inquiry names the latest transaction; the versioned answer lists them, with their exact amounts.
+    if (api === 'legacy') expect([text(info.txID), digits(info.payAmount), info.arrival.source]).toEqual(['abc123', '25.000000000000000001', 'total']);
+    else expect(info.txs.map((t) => [text(t.txID), digits(t.amount), t.confirmations])).toEqual([['abc123', '22.5', 12]]);
+
+    const historyEndpoint = PAYMENT_HISTORY.endpoints[api];
+    const filter = {
+      status: 'confirming' as const,
+      trackId: 'sbx9',
+      from: new Date(1700000000_000),
+      minAmount: Decimal.fromLiteral('1.50') as Decimal,
+      page: 2,
+      size: 5,
+    };
+    const read = decodeRequestFields(historyEndpoint.request, travel(encodeHistoryRequest(historyEndpoint, filter)));
+    expect(Object.fromEntries(Object.entries(read).map(([k, v]) => [k, String(v)]))).toEqual({
+      status: api === 'legacy' ? 'Confirming' : 'paying',
+      trackId: 'sbx9',
+      fromDate: '1700000000',
+      fromAmount: '1.50',
+      page: '2',
+      size: '5',
+    });
+    const page = decodePaymentPageAnswer(
+      historyEndpoint,
+      travel(successReply(historyEndpoint, encodePaymentPage(historyEndpoint, { payments: [RECORD], page: 2, pages: 3, total: 11, size: 5 })).body),
+      'x',
+    );
+    expect([page.payments.map((p) => text(p.trackId)), page.page, page.pages, page.total]).toEqual([['sbx9'], 2, 3, 11]);
+  });
+
+  it('accepted currencies, balances and the rate', () => {
+    const currencies = ACCEPTED_CURRENCIES.endpoints[api];
+    expect(
+      decodeAcceptedCurrencies(currencies, travel(successReply(currencies, encodeAcceptedCurrencies(currencies, { list: ['BTC', 'USDT'] })).body), 'x').map(
+        text,
+      ),
+    ).toEqual(['BTC', 'USDT']);
+    const balance = BALANCE.endpoints[api];
+    const balances = decodeBalanceAnswer(
+      balance,
+      travel(successReply(balance, encodeBalances(balance, { balances: { BTC: '0.00012345', BNB: '0.000000000000000001' } })).body),
+      'x',
+    );
+    expect(balances.map((b) => [text(b.currency), digits(b.amount)])).toEqual([
+      ['BTC', '0.00012345'],
+      ['BNB', '0.000000000000000001'],
+    ]);
+    const rate = RATE.endpoints[api];
+    expect(decodeRate(rate, travel(successReply(rate, encodeRate(rate, { rate: '65573.550000000001' })).body), 'x').toString()).toBe('65573.550000000001');
+  });
+});
+
+describe('the registry', () => {
+  it('every endpoint of every operation is a sandbox route, with its method, path and envelope', () => {
+    const routes = operationRoutes().map((r) => `${r.method} ${r.pattern} ${r.style}`);
+    expect(routes).toEqual(allEndpoints().map(({ endpoint }) => `${endpoint.method} ${endpoint.path} ${endpoint.envelope}`));
+    expect(routes).toHaveLength(12);
+  });
+
+  it('an operation one API lacks goes over the other; one neither has is not served: exit 78, one line', () => {
+    const only = { legacy: PAYMENT_INFO.endpoints.legacy };
+    expect(chooseEndpoint('payment information', only, 'v1')).toBe(PAYMENT_INFO.endpoints.legacy);
+    expect(chooseEndpoint('payment information', PAYMENT_INFO.endpoints, 'v1')).toBe(PAYMENT_INFO.endpoints.v1);
+    const error = (() => {
+      try {
+        chooseEndpoint('payouts', {}, 'legacy');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(NotServedError);
+    expect((error as NotServedError).exitCode).toBe(ExitCode.CONFIG);
+    expect((error as NotServedError).message).toBe('payouts is not served by either API: nothing was sent');
+  });
+
+  it('an operation the sandbox does not serve: the client says so in one line, exit 78, nothing sent', async () => {
+    expect(Object.values(OPERATIONS).every((op) => sandboxServes(op.name))).toBe(true);
+    expect(sandboxServes('payouts')).toBe(false);
+    const keys = { merchant: { value: 'mk', from: 'test' }, general: { value: 'gk', from: 'test' } };
+    for (const client of [
+      new LegacyGateway(new FakeTransport(), keys, { served: () => false }),
+      new V1Gateway(new FakeTransport(), keys, { served: () => false }),
+    ]) {
+      const error = await client.paymentInfo('184729305').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotServedError);
+      expect((error as NotServedError).exitCode).toBe(ExitCode.CONFIG);
+      expect((error as NotServedError).message).toBe('payment information is not served by the sandbox: nothing was sent');
+    }
+    const transport = new FakeTransport();
+    await new V1Gateway(transport, keys, { served: (op) => op !== 'creating a white-label payment' })
+      .createPayment({ amount: Decimal.fromLiteral('1') as Decimal, currency: 'BTC', payCurrency: 'BTC' })
+      .catch(() => undefined);
+    expect(transport.requests).toHaveLength(0);
+  });
+
+  it('a sandbox answer parses as JSON with every amount’s digits', () => {
+    const endpoint = CREATE_PAYMENT.endpoints.v1;
+    const written = stringify(successReply(endpoint, encodeCreatedPayment(endpoint, CREATED)).body) ?? '';
+    expect(written).toContain('"amount":0.123456789012345678,');
+    expect(written).toContain('"under_paid_coverage":2.50,');
+    expect(parse(written)).toBeTruthy();
+  });
+});
