@@ -20,7 +20,7 @@ import {
 import type { GatewayClient, HttpTransport, KeySetting, Keys } from '../gateway/gateway.js';
 import type { ClientOptions } from '../gateway/call.js';
 import type { ProxyConfig } from '../gateway/proxy.js';
-import type { TransportObserver } from '../gateway/transport.js';
+import type { TransportObserver } from '../gateway/transport-observer.js';
 import type { IOStreams } from '../output/iostreams.js';
 import type { RunningSandbox } from '../sandbox/options.js';
 import { VERSION } from '../version.js';

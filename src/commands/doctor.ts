@@ -12,7 +12,7 @@ import { describeSource, type ResolvedConfig, type Setting, type Source } from '
 import { ExitCode, GwError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
 import type { ProxyConfig } from '../gateway/proxy.js';
-import type { TlsInfo, TransportObserver } from '../gateway/transport.js';
+import type { TlsInfo, TransportObserver } from '../gateway/transport-observer.js';
 import type { IOStreams } from '../output/iostreams.js';
 
 export interface DoctorOptions {

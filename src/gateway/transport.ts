@@ -22,7 +22,6 @@
 // compiler (Liftoff) only, before anything is compiled: plenty for parsing one small answer. See
 // docs/performance.md.
 import type { Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import Client from 'undici/lib/dispatcher/client.js';
 import request from 'undici/lib/api/api-request.js';
@@ -32,6 +31,7 @@ import { scrubSecrets } from '../output/sanitize.js';
 import { openConnection, type ConnectPlan } from './connector.js';
 import { unsendableHeaderValue } from './header-value.js';
 import { readBody } from './answer-body.js';
+import { describeConnection, type TransportObserver } from './transport-observer.js';
 import { retryAfterMs } from './retry-after.js';
 import type { RawResponse } from './envelope.js';
 import {
@@ -47,7 +47,6 @@ import {
   type Progress,
 } from './failures.js';
 import { proxyLabel, type ProxyConfig } from './proxy.js';
-import { certificateDate, certificateNames } from './tls-errors.js';
 import { systemClock, type Clock } from '../util/clock.js';
 
 export { TransportError, type Delivery } from './failures.js';
@@ -98,42 +97,6 @@ export interface TransportOptions {
   userAgent?: string;
   /** Told about each connection and each answer (gw doctor); it never changes what the transport does. */
   observer?: TransportObserver;
-}
-
-/** What a connection to the gateway turned out to be. */
-export interface ConnectionInfo {
-  /** The TLS session, for an https:// gateway. */
-  tls?: TlsInfo;
-}
-
-export interface TlsInfo {
-  /** The name the certificate was checked against (the base URL's host). */
-  hostname: string;
-  /** TLSv1.3, TLSv1.2… */
-  protocol?: string;
-  /** The certificate's subject common name, and the names it covers. */
-  subject?: string;
-  names: string[];
-  issuer?: string;
-  /** Dates as YYYY-MM-DD. */
-  validFrom?: string;
-  validTo?: string;
-}
-
-/** An answer's facts, before its body is read. */
-export interface ResponseInfo {
-  status: number;
-  /** The Date header as sent, if any. */
-  date?: string;
-  /** When the headers arrived (epoch ms, this machine's clock). */
-  receivedAt: number;
-}
-
-export interface TransportObserver {
-  onConnect?(info: ConnectionInfo): void;
-  /** A connection could not be opened: at which stage (tcp, proxy, tunnel, tls) and why. */
-  onConnectFailed?(info: { stage: string; reason: string }): void;
-  onResponse?(info: ResponseInfo): void;
 }
 
 export interface TransportRequest {
@@ -561,29 +524,6 @@ export class Transport {
 function withCause<E extends Error>(failure: E, cause: unknown): E {
   failure.cause = cause;
   return failure;
-}
-
-/** The TLS facts of a connection (nothing for plain TCP). */
-function describeConnection(socket: Socket, hostname: string): ConnectionInfo {
-  const tlsSocket = socket as Partial<TLSSocket>;
-  if (typeof tlsSocket.getPeerCertificate !== 'function') return {};
-  const cert = tlsSocket.getPeerCertificate();
-  const subject = typeof cert.subject?.CN === 'string' ? cert.subject.CN : undefined;
-  const issuer = typeof cert.issuer?.O === 'string' ? cert.issuer.O : typeof cert.issuer?.CN === 'string' ? cert.issuer.CN : undefined;
-  const protocol = tlsSocket.getProtocol?.() ?? undefined;
-  const validFrom = certificateDate(cert.valid_from);
-  const validTo = certificateDate(cert.valid_to);
-  return {
-    tls: {
-      hostname,
-      ...(protocol !== undefined && protocol !== null && { protocol }),
-      ...(subject !== undefined && { subject }),
-      names: certificateNames(cert.subjectaltname, subject),
-      ...(issuer !== undefined && { issuer }),
-      ...(validFrom !== undefined && { validFrom }),
-      ...(validTo !== undefined && { validTo }),
-    },
-  };
 }
 
 function describeProgress(progress: Progress): string {

@@ -6,7 +6,8 @@ import request from 'undici/lib/api/api-request.js';
 import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode, ProtocolError } from '../../src/errors.js';
-import { Transport, TransportError, type TransportObserver } from '../../src/gateway/transport.js';
+import { Transport, TransportError } from '../../src/gateway/transport.js';
+import type { TransportObserver } from '../../src/gateway/transport-observer.js';
 import { SANDBOX_GENERAL_KEY, SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 
 const NOW_MS = 1_750_000_000_123;
