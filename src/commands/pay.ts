@@ -14,7 +14,6 @@
 // src/cmdutil/wait.ts.
 import { Command } from 'commander';
 import { parseHttpUrl, parseOrderId, parseSymbol, parseText } from '../cmdutil/args.js';
-import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
@@ -34,7 +33,7 @@ import { shellQuote } from '../output/sanitize.js';
 import { localDateTime, parseTimestamp, readTimestamp } from '../output/time.js';
 import { maxAssetDecimals } from '../payment-uri/decimals.js';
 import type { PaymentUri } from '../payment-uri/index.js';
-import { printPayment, showAlreadyPaid, showEnding } from '../views/pay-view.js';
+import { type PayView, printPayment, showAlreadyPaid, showEnding } from '../views/pay-view.js';
 
 export interface PayFlags {
   payCurrency?: string;
@@ -56,25 +55,16 @@ export interface PayFlags {
   clear?: boolean;
 }
 
-export interface PayOptions {
-  io: IOStreams;
+/** The parsed arguments and what pay needs from the factory; what it shows with is a PayView. */
+export interface PayOptions extends PayView {
   gateway: () => Promise<GatewayClient>;
-  clock: Clock;
   request: PaymentRequest;
-  qr: 'auto' | 'always' | 'never';
-  qrOut: string | undefined;
-  /** gw made the order id up (none was given). */
-  orderIdGenerated?: boolean;
   /** Look for an open or paid payment with the order id before creating one. */
   reuseIfExists?: boolean;
   /** Follow the payment until it ends. */
   wait?: boolean;
   /** --wait-timeout in ms. */
   waitTimeoutMs?: number | undefined;
-  /** Clear the terminal before drawing the counter screen (false with --no-clear). */
-  clear?: boolean;
-  /** Redraw the counter screen in place while waiting (not with --verbose, whose lines would break it). */
-  redraw?: boolean;
   /** Ends a wait (Ctrl-C); a never-aborted signal by default. */
   signal?: AbortSignal;
   /** Lifts the whole-command deadline for the wait. */

@@ -14,7 +14,7 @@ import { maskUrlText } from '../output/url-credentials.js';
 import type { PaymentUri } from '../payment-uri/index.js';
 import type { Clock } from '../util/clock.js';
 
-/** What the showing needs of gw pay's options. */
+/** What showing a payment needs of gw pay's options (io, clock, --qr, --qr-out, --no-clear). */
 export interface PayView {
   io: IOStreams;
   clock: Clock;
@@ -24,7 +24,7 @@ export interface PayView {
   orderIdGenerated?: boolean;
   /** Clear the terminal before drawing the counter screen (false with --no-clear). */
   clear?: boolean;
-  /** Redraw the counter screen in place while waiting. */
+  /** Redraw the counter screen in place while waiting (not with --verbose, whose lines would break it). */
   redraw?: boolean;
 }
 
