@@ -6,7 +6,7 @@
 // --profile, else GATEWAY_PROFILE, and may be defined in either file or both. The result is one
 // frozen, typed object that every command receives, each value with where it came from.
 import { ConfigError } from '../errors.js';
-import { terminalSafe } from '../output/sanitize.js';
+import { hasUnsafeCharacters, terminalSafe } from '../output/sanitize.js';
 import { maskUrlText } from '../output/url-credentials.js';
 import type { ConfigLevel, LoadedFile, SkippedFile } from './load.js';
 
@@ -127,7 +127,7 @@ function isLoopback(hostname: string): boolean {
 export function parseBaseUrl(text: string, origin: string): URL {
   // The URL parser drops tabs and line breaks inside the text: a value holding one would reach
   // another URL than the one written, so any control or invisible character is refused.
-  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(text.trim()) || terminalSafe(text.trim()) !== text.trim()) {
+  if (/\s/.test(text.trim()) || hasUnsafeCharacters(text.trim())) {
     throw new ConfigError(`base URL from ${origin} must not contain spaces, line breaks or other control or invisible characters`);
   }
   let url: URL;

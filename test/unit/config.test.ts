@@ -425,6 +425,19 @@ describe('parseBaseUrl', () => {
     expect(error.message).toBe(`base URL from test ${detail}${detail.startsWith('uses plain http') ? ': keys would cross the network unencrypted' : ''}`);
   });
 
+  it.each([
+    'https://gateway.example.com/a b',
+    'https://gateway.example.com/\n/x',
+    'https://gate\tway.example.com',
+    'https://gateway.example.com\u0085',
+    'https://gate\u200bway.example.com',
+    'https://gateway.example.com\u00a0/x',
+  ])('rejects %j: no spaces, control or invisible characters (exit 78)', (text) => {
+    expect(configError(() => parseBaseUrl(text, 'test')).message).toBe(
+      'base URL from test must not contain spaces, line breaks or other control or invisible characters',
+    );
+  });
+
   it('explains the http rule in the hint', () => {
     expect(configError(() => parseBaseUrl('http://gateway.example.com', 'x')).hint).toBe(
       'use https://, or http:// only for a loopback host (127.0.0.1, ::1, localhost)',
