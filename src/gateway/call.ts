@@ -4,7 +4,7 @@
 // clients (legacy/client.ts, v1/client.ts) send every operation through here; what is left to them
 // is which endpoint, and what a refusal means for the operation.
 import { ConfigError, ExitCode, GwError, UsageError } from '../errors.js';
-import { asParams, NotServedError, type Endpoint, type KeyKind } from '../operations/codec.js';
+import { asParams, chooseEndpoint, NotServedError, type Api, type Endpoint, type KeyKind, type Operation } from '../operations/codec.js';
 import { decodeEnvelope } from './envelope.js';
 import type { HttpTransport, KeySetting, Keys } from './gateway.js';
 import { unsendableHeaderValue } from './header-value.js';
@@ -124,8 +124,6 @@ export interface CallOptions extends ClientOptions {
   idempotent: boolean;
   /** The request's fields in wire names and kinds (the operation's codec encoded them). */
   fields: Record<string, unknown>;
-  /** The hint for an enveloped 404 without one (the versioned client: what the path can mean). */
-  notFoundHint?: string;
 }
 
 /**
@@ -148,15 +146,45 @@ export async function call(options: CallOptions): Promise<JsonObject> {
       const hinted = withKeyHint(error, place.kind, key);
       if (hinted !== error) throw hinted;
     }
-    if (
-      options.notFoundHint !== undefined &&
-      error instanceof GwError &&
-      error.hint === undefined &&
-      error.exitCode === ExitCode.REFUSED &&
-      error.status === 404
-    ) {
-      throw error.with({ hint: options.notFoundHint });
-    }
     throw error;
   }
+}
+
+/** What a client brings to perform(): the transport, the keys, what it was told, and which API it speaks. */
+export interface Speaker extends ClientOptions {
+  transport: HttpTransport;
+  keys: Keys;
+  api: Api;
+  /** The hint for an enveloped 404 without one (the versioned client). */
+  notFoundHint?: string;
+}
+
+/**
+ * One operation, whole: its endpoint chosen (the speaker's API where the operation has both, else
+ * the one that has it; NotServedError where none), its request encoded by its codec, sent, its
+ * refusals refined by the operation, its answer decoded by the same codec.
+ */
+export async function perform<Req, Ans>(speaker: Speaker, operation: Operation<Req, Ans, never>, request: Req, endpoint?: Endpoint): Promise<Ans> {
+  const chosen = endpoint ?? chooseEndpoint(operation.name, operation.endpoints, speaker.api);
+  let body: JsonObject;
+  try {
+    body = await call({
+      ...(speaker.served !== undefined && { served: speaker.served }),
+      operation: operation.name,
+      transport: speaker.transport,
+      keys: speaker.keys,
+      endpoint: chosen,
+      what: operation.what,
+      idempotent: operation.idempotent,
+      fields: operation.encodeRequest(chosen, request),
+    });
+  } catch (error) {
+    if (!(error instanceof GwError)) throw error;
+    const refined = operation.refine?.(chosen, error) ?? error;
+    if (refined === error && speaker.notFoundHint !== undefined && chosen.api === speaker.api) {
+      if (error.hint === undefined && error.exitCode === ExitCode.REFUSED && error.status === 404) throw error.with({ hint: speaker.notFoundHint });
+    }
+    throw refined;
+  }
+  return operation.decodeAnswer(chosen, body, operation.what);
 }

@@ -8,6 +8,7 @@
 // operation (its values, and its endpoint in each API) is one module of src/operations/.
 import type { Decimal } from '../money/decimal.js';
 import type { CurrenciesEndpoint } from '../operations/accepted-currencies.js';
+import type { Operation } from '../operations/codec.js';
 import type { Balance } from '../operations/balance.js';
 import type { Payment, PaymentRequest } from '../operations/create-payment.js';
 import type { HistoryFilterName, PaymentFilter, PaymentPage } from '../operations/payment-history.js';
@@ -25,6 +26,12 @@ export type { PaymentInfo } from '../operations/payment-info.js';
 export type { PaymentTransaction, Scalar } from '../operations/values.js';
 
 export interface GatewayClient {
+  /**
+   * Any gateway operation (src/operations/*), over the configured API's endpoint where it has both,
+   * else the one API that has it; NotServedError (exit 78, nothing sent) where it cannot be served.
+   * The methods below are the operations gw's commands use most, by name.
+   */
+  perform<Req, Ans>(operation: Operation<Req, Ans, never>, request: Req): Promise<Ans>;
   /** The cryptocurrencies the merchant accepts. */
   acceptedCurrencies(endpoint?: CurrenciesEndpoint): Promise<Untrusted[]>;
   /** Creates a white-label payment. Never sent twice once it may have reached the gateway. */

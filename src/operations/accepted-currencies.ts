@@ -4,7 +4,7 @@
 import type { Untrusted } from '../output/untrusted.js';
 import { isJsonObject } from '../gateway/json.js';
 import { readSymbolList, shapeError, type JsonObject } from '../gateway/read.js';
-import { fields, type Endpoint } from './codec.js';
+import { fields, type Endpoint, type Operation } from './codec.js';
 
 /** Which accepted-currencies endpoint: the default, or the interface's legacy one (`--legacy`). */
 export type CurrenciesEndpoint = 'default' | 'legacy';
@@ -18,6 +18,9 @@ export const ACCEPTED_CURRENCIES = {
   name: 'accepted currencies',
   what: 'the accepted-currencies request',
   idempotent: true,
+  encodeRequest: () => ({}),
+  decodeAnswer: (endpoint: Endpoint, body: JsonObject, what: string): Untrusted[] => decodeAcceptedCurrencies(endpoint, body, what),
+  encodeAnswer: (endpoint: Endpoint, answer: AcceptedCurrenciesAnswer): object => encodeAcceptedCurrencies(endpoint, answer),
   endpoints: {
     v1: {
       api: 'v1',
@@ -40,7 +43,7 @@ export const ACCEPTED_CURRENCIES = {
       answer: fields([['list', 'allowed', 'text']]),
     },
   },
-} as const satisfies { endpoints: Record<'v1' | 'legacy', Endpoint> } & Record<string, unknown>;
+} as const satisfies Operation<Record<string, never>, Untrusted[], AcceptedCurrenciesAnswer> & { endpoints: Record<'v1' | 'legacy', Endpoint> };
 
 /** The list from an answer: `allowed` (legacy, top level) or `data.list` (versioned). */
 export function decodeAcceptedCurrencies(endpoint: Endpoint, body: JsonObject, what: string): Untrusted[] {

@@ -4,7 +4,7 @@ import type { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import { isJsonObject, type JsonValue } from '../gateway/json.js';
 import { readDecimal, shapeError, type JsonObject } from '../gateway/read.js';
-import { fields, wireValue, type Endpoint } from './codec.js';
+import { encodeFields, fields, wireValue, type Endpoint, type Operation } from './codec.js';
 
 /** One line of the balance answer. A symbol may appear more than once; nothing is dropped. */
 export interface Balance {
@@ -26,6 +26,9 @@ export const BALANCE = {
   name: 'balances',
   what: 'the balance request',
   idempotent: true,
+  encodeRequest: (endpoint: Endpoint, request: BalanceRequest): Record<string, unknown> => encodeFields(endpoint.request, { ...request }),
+  decodeAnswer: (endpoint: Endpoint, body: JsonObject, what: string): Balance[] => decodeBalanceAnswer(endpoint, body, what),
+  encodeAnswer: (endpoint: Endpoint, answer: BalanceAnswer): object => encodeBalances(endpoint, answer),
   endpoints: {
     legacy: {
       api: 'legacy',
@@ -50,7 +53,7 @@ export const BALANCE = {
       answer: fields([['balances', 'data', 'number']]),
     },
   },
-} as const satisfies { endpoints: Record<'v1' | 'legacy', Endpoint> } & Record<string, unknown>;
+} as const satisfies Operation<BalanceRequest, Balance[], BalanceAnswer> & { endpoints: Record<'v1' | 'legacy', Endpoint> };
 
 /**
  * The balance `data`. The interface calls it an array of objects mapping symbol → amount string;

@@ -7,10 +7,11 @@
 //   documented names, amounts as JSON numbers where the API writes numbers, exact digits).
 // So the client and the sandbox cannot disagree on a name or a type. Pure: no HTTP here.
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
-import { ConfigError } from '../errors.js';
+import { ConfigError, type GwError } from '../errors.js';
 import { toPlainDecimal, type Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import type { JsonValue } from '../gateway/json.js';
+import type { JsonObject } from '../gateway/read.js';
 
 /** The two APIs: the interface document's unversioned endpoints, and the versioned API (/v1). */
 export type Api = 'legacy' | 'v1';
@@ -62,6 +63,30 @@ export interface Endpoint {
   /** The request's fields, and the answer's (the payload's: the envelope aside). */
   request: readonly Field[];
   answer: readonly Field[];
+}
+
+/**
+ * One gateway operation: its canonical request (`Req`), the answer the client reads (`Ans`), the
+ * answer the sandbox gives in canonical values (`Out`), its endpoint in each API that has it, and
+ * the three directions of its codec, all from the endpoints' field tables (the fourth, the
+ * sandbox reading a request, is decodeRequestFields over the same table).
+ */
+export interface Operation<Req, Ans, Out = never> {
+  /** "payment information": for messages (and the not-served line). */
+  readonly name: string;
+  /** "the payment status request": how failures name it. */
+  readonly what: string;
+  /** Safe to send again after it may have reached the gateway (every read; never a creation). */
+  readonly idempotent: boolean;
+  readonly endpoints: Readonly<Partial<Record<Api, Endpoint>>>;
+  /** The client: the request's wire fields (the key aside), in the endpoint's names and kinds. */
+  encodeRequest(endpoint: Endpoint, request: Req): Record<string, unknown>;
+  /** The client: the answer's envelope object in, the canonical answer out (liberal). */
+  decodeAnswer(endpoint: Endpoint, body: JsonObject, what: string): Ans;
+  /** The sandbox: the canonical answer in, the payload of the endpoint's envelope out (strict). */
+  encodeAnswer(endpoint: Endpoint, answer: Out): object;
+  /** What a refusal means for this operation (the versioned information's 404: no such payment). */
+  refine?(endpoint: Endpoint, error: GwError): GwError;
 }
 
 /** Request fields as a decoded body gives them: strings (form, query) or lossless JSON values. */

@@ -5,7 +5,7 @@ import type { Decimal } from '../money/decimal.js';
 import type { Untrusted } from '../output/untrusted.js';
 import { isJsonObject, type JsonValue } from '../gateway/json.js';
 import { readDecimal, readOptionalText, readScalar, readText, requiredText, shapeError, type JsonObject } from '../gateway/read.js';
-import { answerValue, encodeFields, fields, type Endpoint, type Field } from './codec.js';
+import { answerValue, encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
 import type { Scalar } from './values.js';
 
 export interface PaymentRequest {
@@ -85,6 +85,9 @@ export const CREATE_PAYMENT = {
   name: 'creating a white-label payment',
   what: 'the payment request',
   idempotent: false,
+  encodeRequest: (endpoint: Endpoint, request: PaymentRequest): Record<string, unknown> => encodePaymentRequest(endpoint, request),
+  decodeAnswer: (endpoint: Endpoint, body: JsonObject, what: string): Payment => decodePaymentAnswer(endpoint, body, what),
+  encodeAnswer: (endpoint: Endpoint, answer: CreatedPayment): object => encodeCreatedPayment(endpoint, answer),
   endpoints: {
     legacy: {
       api: 'legacy',
@@ -173,7 +176,7 @@ export const CREATE_PAYMENT = {
       extras: fields([['createdAt', 'created_at', 'integer']]),
     },
   },
-} as const satisfies { endpoints: Record<'v1' | 'legacy', ClientEndpoint> } & Record<string, unknown>;
+} as const satisfies Operation<PaymentRequest, Payment, CreatedPayment> & { endpoints: Record<'v1' | 'legacy', ClientEndpoint> };
 
 /** The request body's fields (the key aside), amounts as JSON number literals with exactly the digits given. */
 export function encodePaymentRequest(endpoint: Endpoint, request: PaymentRequest): Record<string, unknown> {

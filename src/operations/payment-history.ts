@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { isJsonObject, type JsonValue } from '../gateway/json.js';
 import { readScalar, shapeError, type JsonObject } from '../gateway/read.js';
-import { encodeFields, fields, type Endpoint, type Field } from './codec.js';
+import { encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
 import {
   decodePaymentInfo,
   decodeV1PaymentInfo,
@@ -85,6 +85,9 @@ export const PAYMENT_HISTORY = {
   name: 'the payment history',
   what: 'the payment history request',
   idempotent: true,
+  encodeRequest: (endpoint: Endpoint, filter: PaymentFilter): Record<string, unknown> => encodeHistoryRequest(endpoint, filter),
+  decodeAnswer: (endpoint: Endpoint, body: JsonObject, what: string): PaymentPage => decodePaymentPageAnswer(endpoint, body, what),
+  encodeAnswer: (endpoint: Endpoint, answer: PaymentHistoryAnswer): object => encodePaymentPage(endpoint as HistoryEndpoint, answer),
   endpoints: {
     legacy: {
       api: 'legacy',
@@ -147,7 +150,7 @@ export const PAYMENT_HISTORY = {
       ]),
     },
   },
-} as const satisfies { endpoints: Record<'v1' | 'legacy', HistoryEndpoint> } & Record<string, unknown>;
+} as const satisfies Operation<PaymentFilter, PaymentPage, PaymentHistoryAnswer> & { endpoints: Record<'v1' | 'legacy', HistoryEndpoint> };
 
 /** The filters an endpoint sends (the others are left to gw: src/gateway/history.ts). */
 export function historyFiltersOf(endpoint: Endpoint): ReadonlySet<HistoryFilterName> {

@@ -3,11 +3,12 @@
 // (./payment-history.ts) lists payments in the same shape, so its rows are read and written here too.
 import { addArrival, type WithArrival } from '../domain/arrival.js';
 import { legacyStatusName, normalizeStatus, v1StatusName, type PaymentState } from '../domain/payment-status.js';
+import { ExitCode, type GwError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import { isJsonObject, type JsonValue } from '../gateway/json.js';
 import { outputObject, outputValue, readDecimal, readScalar, readText, requiredText, shapeError, type JsonObject } from '../gateway/read.js';
-import { answerValue, encodeFields, fields, type Endpoint, type Field } from './codec.js';
+import { answerValue, encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
 import type { OutputObject, PaymentTransaction, Scalar } from './values.js';
 
 /** A payment with what arrived (src/domain/arrival.ts). */
@@ -159,6 +160,18 @@ export const PAYMENT_INFO = {
   name: 'payment information',
   what: 'the payment status request',
   idempotent: true,
+  encodeRequest: (endpoint: Endpoint, request: PaymentInfoRequest): Record<string, unknown> => encodeFields(endpoint.request, { ...request }),
+  decodeAnswer: (endpoint: Endpoint, body: JsonObject, what: string): PaymentInfo => decodePaymentInfoAnswer(endpoint, body, what),
+  encodeAnswer: (endpoint: Endpoint, answer: PaymentRecord): object => encodePaymentInfo(endpoint, answer),
+  // An enveloped 404 from the versioned endpoint is the request's data being wrong, an unknown track
+  // id: exit 65, like the legacy result 116.
+  refine: (endpoint: Endpoint, error: GwError): GwError =>
+    endpoint.api === 'v1' && error.exitCode === ExitCode.REFUSED && error.status === 404
+      ? error.with({
+          exitCode: ExitCode.DATA,
+          hint: 'no payment of this merchant account has that track id: check it (if every track id gets this, check the base URL and api v1)',
+        })
+      : error,
   endpoints: {
     legacy: {
       api: 'legacy',
@@ -185,7 +198,7 @@ export const PAYMENT_INFO = {
       txExtras: V1_TX_AMOUNT_EXTRAS,
     },
   },
-} as const satisfies { endpoints: Record<'v1' | 'legacy', InfoEndpoint> } & Record<string, unknown>;
+} as const satisfies Operation<PaymentInfoRequest, PaymentInfo, PaymentRecord> & { endpoints: Record<'v1' | 'legacy', InfoEndpoint> };
 
 // ---------------------------------------------------------------------------------------------
 // Names for gw's JSON output

@@ -3,7 +3,7 @@
 import type { Decimal } from '../money/decimal.js';
 import { isJsonObject } from '../gateway/json.js';
 import { readDecimal, shapeError, type JsonObject } from '../gateway/read.js';
-import { encodeFields, fields, row, type Endpoint } from './codec.js';
+import { encodeFields, fields, row, type Endpoint, type Operation } from './codec.js';
 
 export interface RateRequest {
   fromCurrency: string;
@@ -19,6 +19,9 @@ export const RATE = {
   name: 'the exchange rate',
   what: 'the rate request',
   idempotent: true,
+  encodeRequest: (endpoint: Endpoint, request: RateRequest): Record<string, unknown> => encodeRateRequest(endpoint, request),
+  decodeAnswer: (endpoint: Endpoint, body: JsonObject, what: string): Decimal => decodeRate(endpoint, body, what),
+  encodeAnswer: (endpoint: Endpoint, answer: RateAnswer): object => encodeRate(endpoint, answer),
   endpoints: {
     legacy: {
       api: 'legacy',
@@ -47,7 +50,7 @@ export const RATE = {
       answer: fields([['rate', 'rate', 'number']]),
     },
   },
-} as const satisfies { endpoints: Record<'v1' | 'legacy', Endpoint> } & Record<string, unknown>;
+} as const satisfies Operation<RateRequest, Decimal, RateAnswer> & { endpoints: Record<'v1' | 'legacy', Endpoint> };
 
 export function encodeRateRequest(endpoint: Endpoint, request: RateRequest): Record<string, unknown> {
   return encodeFields(endpoint.request, { ...request });

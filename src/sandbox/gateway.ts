@@ -19,13 +19,13 @@ import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/
 import { normalizeStatus } from '../domain/payment-status.js';
 import { compareDecimals, multiplyRounded, toPlainDecimal } from '../money/decimal.js';
 import type { NotificationTx } from '../notifications/payload.js';
-import type { AcceptedCurrenciesAnswer } from '../operations/accepted-currencies.js';
-import type { BalanceAnswer } from '../operations/balance.js';
-import type { Api, KeyKind } from '../operations/codec.js';
-import type { CreatedPayment } from '../operations/create-payment.js';
-import type { PaymentHistoryAnswer } from '../operations/payment-history.js';
-import type { PaymentKind, PaymentRecord } from '../operations/payment-info.js';
-import type { RateAnswer } from '../operations/rate.js';
+import { ACCEPTED_CURRENCIES, type AcceptedCurrenciesAnswer } from '../operations/accepted-currencies.js';
+import { BALANCE, type BalanceAnswer } from '../operations/balance.js';
+import type { Api, KeyKind, Operation } from '../operations/codec.js';
+import { CREATE_PAYMENT, type CreatedPayment } from '../operations/create-payment.js';
+import { PAYMENT_HISTORY, type PaymentHistoryAnswer } from '../operations/payment-history.js';
+import { PAYMENT_INFO, type PaymentKind, type PaymentRecord } from '../operations/payment-info.js';
+import { RATE, type RateAnswer } from '../operations/rate.js';
 import { matchNetwork } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
 import { SandboxEvents, type PaymentSnapshot } from './events.js';
@@ -878,3 +878,27 @@ function isHttpUrl(text: string): boolean {
     return false;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// What the sandbox serves
+
+/** One operation the sandbox serves: the operation's module, and what the sandbox does for it (canonical fields in). */
+export interface SandboxBehaviour {
+  // biome-ignore lint/suspicious/noExplicitAny: the table holds operations of every request and answer type.
+  operation: Operation<any, unknown, any>;
+  serve(gateway: SandboxGateway, fields: RequestFields, api: Api): Answer<unknown>;
+}
+
+/**
+ * The operations the sandbox serves, each with its behaviour: its routes are generated from these
+ * rows and the operations' codecs (routes.ts). An operation not listed is not served: gw says so
+ * before sending anything (the factory asks sandboxServes()).
+ */
+export const SANDBOX_BEHAVIOURS: readonly SandboxBehaviour[] = [
+  { operation: ACCEPTED_CURRENCIES, serve: (g) => g.acceptedCurrencies() },
+  { operation: CREATE_PAYMENT, serve: (g, fields, api) => g.createPayment(fields, api) },
+  { operation: PAYMENT_INFO, serve: (g, fields) => g.paymentInfo(fields) },
+  { operation: PAYMENT_HISTORY, serve: (g, fields) => g.paymentHistory(fields) },
+  { operation: BALANCE, serve: (g, fields) => g.balance(fields) },
+  { operation: RATE, serve: (g, fields) => g.rate(fields) },
+];

@@ -1,22 +1,17 @@
 // The sandbox's HTTP surface as a table: each route is a method, a path pattern, the envelope it
 // answers in, and what handles it. The gateway's routes are not written here but generated from
-// the operations' codecs (src/operations/index.ts): for every endpoint of every operation, the
-// key is checked where its codec puts it, the request's fields are read through its table into
-// canonical names, the sandbox's behaviour for the operation (SANDBOX_BEHAVIOURS) answers in
-// canonical values, and the same codec writes the answer (envelopes.ts: success and failures in
-// each API's envelope). So the sandbox and the client cannot disagree on a name, a type or a key.
+// the operations the sandbox serves (SANDBOX_BEHAVIOURS in gateway.ts) and their codecs
+// (src/operations/*): for every endpoint of such an operation, the key is checked where its codec
+// puts it, the request's fields are read through its table into canonical names, the behaviour
+// answers in canonical values, and the same codec writes the answer (envelopes.ts: success and
+// failures in each API's envelope). So the sandbox and the client cannot disagree on a name, a
+// type or a key.
 import type { IncomingHttpHeaders } from 'node:http';
 import { isLosslessNumber } from 'lossless-json';
-import { encodeAcceptedCurrencies } from '../operations/accepted-currencies.js';
-import { encodeBalances } from '../operations/balance.js';
 import { decodeRequestFields, type Api, type Endpoint, type WireFields } from '../operations/codec.js';
-import { encodeCreatedPayment } from '../operations/create-payment.js';
-import { allEndpoints, OPERATIONS, type OperationName } from '../operations/index.js';
-import { encodePaymentPage, PAYMENT_HISTORY } from '../operations/payment-history.js';
-import { encodePaymentInfo } from '../operations/payment-info.js';
-import { encodeRate } from '../operations/rate.js';
-import { failureReply, keyRefusal, notServedReply, successReply, type Answer, type GatewayReply } from './envelopes.js';
-import type { RequestFields, SandboxGateway } from './gateway.js';
+import { OPERATIONS, type OperationName } from '../operations/index.js';
+import { failureReply, keyRefusal, notServedReply, successReply, type GatewayReply } from './envelopes.js';
+import { SANDBOX_BEHAVIOURS, type RequestFields, type SandboxBehaviour, type SandboxGateway } from './gateway.js';
 
 /** Which envelope the route answers in, also for 404/405 and failures under its prefix. */
 export type RouteStyle = 'legacy' | 'versioned' | 'control';
@@ -84,35 +79,12 @@ export function getParams(request: SandboxRequest): URLSearchParams {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The sandbox's behaviour per operation, and its answer's encoder
-
-/** What the sandbox does for each operation: canonical fields in, a canonical answer or a Failure out. */
-type Behaviour = (gateway: SandboxGateway, fields: RequestFields, api: Api) => Answer<unknown>;
-
-/** The sandbox's behaviour for each operation it serves; an operation missing here is answered as not served. */
-export const SANDBOX_BEHAVIOURS: Readonly<Partial<Record<OperationName, Behaviour>>> = {
-  acceptedCurrencies: (g) => g.acceptedCurrencies(),
-  createPayment: (g, fields, api) => g.createPayment(fields, api),
-  paymentInfo: (g, fields) => g.paymentInfo(fields),
-  paymentHistory: (g, fields) => g.paymentHistory(fields),
-  balance: (g, fields) => g.balance(fields),
-  rate: (g, fields) => g.rate(fields),
-};
+// The routes of the operations the sandbox serves (SANDBOX_BEHAVIOURS), from their codecs
 
 /** Whether the sandbox serves an operation, by its name ("payment information"). */
 export function sandboxServes(operation: string): boolean {
-  return (Object.keys(OPERATIONS) as OperationName[]).some((name) => OPERATIONS[name].name === operation && SANDBOX_BEHAVIOURS[name] !== undefined);
+  return SANDBOX_BEHAVIOURS.some((b) => b.operation.name === operation);
 }
-
-/** Each operation's answer writer (its codec's), by operation. */
-const ENCODERS: Readonly<Record<OperationName, (endpoint: Endpoint, answer: never) => object>> = {
-  acceptedCurrencies: encodeAcceptedCurrencies,
-  createPayment: encodeCreatedPayment,
-  paymentInfo: encodePaymentInfo,
-  paymentHistory: (endpoint, answer) => encodePaymentPage(PAYMENT_HISTORY.endpoints[endpoint.api], answer),
-  balance: encodeBalances,
-  rate: encodeRate,
-};
 
 /** The key the request carries where the endpoint takes it. */
 function keyOf(endpoint: Endpoint, wire: WireFields, request: SandboxRequest | undefined): string | undefined {
@@ -128,25 +100,31 @@ function keyOf(endpoint: Endpoint, wire: WireFields, request: SandboxRequest | u
  * the fields read through its table, the behaviour's answer written through the same codec.
  * `wire`: the request's fields as sent (its body, or for a GET its query and path parameters).
  */
-export function serveEndpoint(gateway: SandboxGateway, operation: OperationName, endpoint: Endpoint, wire: WireFields, request?: SandboxRequest): GatewayReply {
+export function serveEndpoint(
+  gateway: SandboxGateway,
+  behaviour: SandboxBehaviour,
+  endpoint: Endpoint,
+  wire: WireFields,
+  request?: SandboxRequest,
+): GatewayReply {
   const place = endpoint.key;
   if (place !== undefined) {
     const key = keyOf(endpoint, wire, request);
-    const expected = gateway.keyOf(place.kind);
-    if (key === undefined || key === '' || key !== expected) return keyRefusal(endpoint, place.kind, key === undefined || key === '');
+    if (key === undefined || key === '' || key !== gateway.keyOf(place.kind)) return keyRefusal(endpoint, place.kind, key === undefined || key === '');
   }
-  const behaviour = SANDBOX_BEHAVIOURS[operation];
-  if (behaviour === undefined) return notServedReply(endpoint, OPERATIONS[operation].name);
-  const answer = behaviour(gateway, decodeRequestFields(endpoint.request, wire), endpoint.api);
-  return answer.ok ? successReply(endpoint, ENCODERS[operation](endpoint, answer.value as never)) : failureReply(endpoint, answer.failure);
+  const answer = behaviour.serve(gateway, decodeRequestFields(endpoint.request, wire), endpoint.api);
+  return answer.ok ? successReply(endpoint, behaviour.operation.encodeAnswer(endpoint, answer.value)) : failureReply(endpoint, answer.failure);
 }
 
 /** An operation's request as `api`'s endpoint receives it (for tests and callers without HTTP): `wire` its fields, key included. */
 export function serveOperation(gateway: SandboxGateway, operation: OperationName, api: Api, wire: WireFields, headers: IncomingHttpHeaders = {}): GatewayReply {
-  const endpoint = (OPERATIONS[operation].endpoints as Partial<Record<Api, Endpoint>>)[api];
+  const module = OPERATIONS[operation];
+  const endpoint = (module.endpoints as Partial<Record<Api, Endpoint>>)[api];
   if (endpoint === undefined) throw new Error(`${operation} has no ${api} endpoint`);
+  const behaviour = SANDBOX_BEHAVIOURS.find((b) => b.operation === module);
+  if (behaviour === undefined) return notServedReply(endpoint, module.name);
   const request: SandboxRequest = { method: endpoint.method, path: endpoint.path, params: {}, query: new URLSearchParams(), headers, fields: wire };
-  return serveEndpoint(gateway, operation, endpoint, wire, request);
+  return serveEndpoint(gateway, behaviour, endpoint, wire, request);
 }
 
 /** The request's fields as the endpoint's codec reads them: the body (POST), or query and JSON body (GET), and the path's parameters. */
@@ -156,12 +134,16 @@ function wireOf(endpoint: Endpoint, request: SandboxRequest): WireFields {
   return { ...fields, ...request.params };
 }
 
-/** Every endpoint of every operation, as routes. */
+/** Every endpoint of every operation the sandbox serves, as routes. */
 export function operationRoutes(): Route[] {
-  return allEndpoints().map(({ operation, endpoint }) => ({
-    method: endpoint.method,
-    pattern: endpoint.path,
-    style: endpoint.envelope,
-    handle: (gateway, request) => serveEndpoint(gateway, operation, endpoint, wireOf(endpoint, request), request),
-  }));
+  return SANDBOX_BEHAVIOURS.flatMap((behaviour) =>
+    Object.values(behaviour.operation.endpoints as Partial<Record<Api, Endpoint>>).map(
+      (endpoint): Route => ({
+        method: endpoint.method,
+        pattern: endpoint.path,
+        style: endpoint.envelope,
+        handle: (gateway, request) => serveEndpoint(gateway, behaviour, endpoint, wireOf(endpoint, request), request),
+      }),
+    ),
+  );
 }

@@ -15,6 +15,7 @@ import { decodeBalances } from '../../src/operations/balance.js';
 import { decodePayment } from '../../src/operations/create-payment.js';
 import { decodePaymentInfo } from '../../src/operations/payment-info.js';
 import { parseLossless } from '../../src/gateway/json.js';
+import type { Operation } from '../../src/operations/codec.js';
 import type { JsonObject } from '../../src/gateway/read.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { Untrusted } from '../../src/output/untrusted.js';
@@ -28,6 +29,8 @@ export interface FakeAnswers {
   rate?: Answer<string>;
   info?: Answer<PaymentInfo>;
   page?: Answer<PaymentPage>;
+  /** perform()'s answers, by the operation's name ("payment information"). */
+  performed?: Record<string, Answer<unknown>>;
 }
 
 export interface FakeCall {
@@ -72,6 +75,10 @@ export class FakeGateway implements GatewayClient {
 
   payments(filter: PaymentFilter): Promise<PaymentPage> {
     return this.answer('payments', [filter], this.answers.page);
+  }
+
+  perform<Req, Ans>(operation: Operation<Req, Ans, never>, request: Req): Promise<Ans> {
+    return this.answer('perform', [operation.name, request], this.answers.performed?.[operation.name] as Answer<Ans> | undefined);
   }
 }
 

@@ -13,7 +13,7 @@ import type { JsonObject } from '../../src/gateway/read.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { ACCEPTED_CURRENCIES, decodeAcceptedCurrencies, encodeAcceptedCurrencies } from '../../src/operations/accepted-currencies.js';
 import { BALANCE, decodeBalanceAnswer, encodeBalances } from '../../src/operations/balance.js';
-import { chooseEndpoint, decodeRequestFields, NotServedError, type Api, type Endpoint } from '../../src/operations/codec.js';
+import { chooseEndpoint, decodeRequestFields, NotServedError, type Api, type Endpoint, type Operation } from '../../src/operations/codec.js';
 import { CREATE_PAYMENT, type CreatedPayment, decodePaymentAnswer, encodeCreatedPayment, encodePaymentRequest } from '../../src/operations/create-payment.js';
 import { allEndpoints, OPERATIONS, type OperationName } from '../../src/operations/index.js';
 import { decodePaymentPageAnswer, encodeHistoryRequest, encodePaymentPage, PAYMENT_HISTORY } from '../../src/operations/payment-history.js';
@@ -420,6 +420,25 @@ describe('the registry', () => {
       .createPayment({ amount: Decimal.fromLiteral('1') as Decimal, currency: 'BTC', payCurrency: 'BTC' })
       .catch(() => undefined);
     expect(transport.requests).toHaveLength(0);
+  });
+
+  it('an operation only one API has goes over that API whatever the client speaks: perform() needs nothing but its module', async () => {
+    // A made-up operation for the test: the versioned prices (docs/gateway.md §12), no key.
+    const PRICES: Operation<Record<string, never>, string[], never> = {
+      name: 'prices',
+      what: 'the prices request',
+      idempotent: true,
+      endpoints: {
+        v1: { api: 'v1', method: 'GET', path: '/v1/common/prices', body: 'none', envelope: 'versioned', request: [], answer: [] },
+      },
+      encodeRequest: () => ({}),
+      decodeAnswer: (_endpoint, body) => Object.keys(body.data as JsonObject),
+      encodeAnswer: () => ({}),
+    };
+    const ok = '{"data":{"BTC":65573.55,"ETH":3000},"message":"ok","error":{},"status":200,"version":"1.0.0"}';
+    const transport = new FakeTransport([{ status: 200, contentType: 'application/json', body: ok }]);
+    expect(await new LegacyGateway(transport, {}).perform(PRICES, {})).toEqual(['BTC', 'ETH']);
+    expect(transport.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/common/prices']);
   });
 
   it('a sandbox answer parses as JSON with every amount’s digits', () => {

@@ -1,20 +1,19 @@
-// The gateway's operations as the interface document gives them: each operation's legacy endpoint
-// (src/operations/*: path, method, body encoding, key placement, field table), sent and decoded
-// through the one call (../call.ts). An operation the legacy API does not have goes to the versioned
-// endpoint whatever `api` says (the accepted currencies' default is the versioned one).
+// The gateway's operations over the interface document's (legacy) endpoints: each operation's
+// module (src/operations/*) says where its endpoint is and how its fields travel; perform()
+// (../call.ts) sends it and decodes the answer. An operation the legacy API does not have goes to
+// the versioned endpoint whatever `api` says (chooseEndpoint).
 import type { Decimal } from '../../money/decimal.js';
 import type { Untrusted } from '../../output/untrusted.js';
-import { ACCEPTED_CURRENCIES, decodeAcceptedCurrencies, type CurrenciesEndpoint } from '../../operations/accepted-currencies.js';
-import { BALANCE, decodeBalanceAnswer, type Balance } from '../../operations/balance.js';
-import { CREATE_PAYMENT, decodePaymentAnswer, encodePaymentRequest, type Payment, type PaymentRequest } from '../../operations/create-payment.js';
-import { decodePaymentPageAnswer, encodeHistoryRequest, PAYMENT_HISTORY, type PaymentFilter, type PaymentPage } from '../../operations/payment-history.js';
-import { decodePaymentInfoAnswer, PAYMENT_INFO, type PaymentInfo } from '../../operations/payment-info.js';
-import { decodeRate, encodeRateRequest, RATE } from '../../operations/rate.js';
-import { chooseEndpoint, encodeFields, type Endpoint } from '../../operations/codec.js';
-import { call, type ClientOptions } from '../call.js';
+import { ACCEPTED_CURRENCIES, type CurrenciesEndpoint } from '../../operations/accepted-currencies.js';
+import { BALANCE, type Balance } from '../../operations/balance.js';
+import type { Operation } from '../../operations/codec.js';
+import { CREATE_PAYMENT, type Payment, type PaymentRequest } from '../../operations/create-payment.js';
+import { PAYMENT_HISTORY, type PaymentFilter, type PaymentPage } from '../../operations/payment-history.js';
+import { PAYMENT_INFO, type PaymentInfo } from '../../operations/payment-info.js';
+import { RATE } from '../../operations/rate.js';
+import { perform, type ClientOptions, type Speaker } from '../call.js';
 import type { GatewayClient, HttpTransport, Keys } from '../gateway.js';
 import { jsonNumber } from '../json.js';
-import type { JsonObject } from '../read.js';
 
 export { checkHeaderKey, missingKeyError, withKeyHint } from '../call.js';
 
@@ -26,60 +25,41 @@ export function trackIdValue(trackId: string): unknown {
 export type KeyKind = 'merchant' | 'payout';
 
 export class LegacyGateway implements GatewayClient {
-  constructor(
-    private readonly transport: HttpTransport,
-    private readonly keys: Keys,
-    private readonly options: ClientOptions = {},
-  ) {}
+  private readonly speaker: Speaker;
 
-  private send(operation: { name: string; what: string; idempotent: boolean }, endpoint: Endpoint, fields: Record<string, unknown>): Promise<JsonObject> {
-    return call({
-      ...this.options,
-      operation: operation.name,
-      transport: this.transport,
-      keys: this.keys,
-      endpoint,
-      what: operation.what,
-      idempotent: operation.idempotent,
-      fields,
-    });
+  constructor(transport: HttpTransport, keys: Keys, options: ClientOptions = {}) {
+    this.speaker = { ...options, transport, keys, api: 'legacy' };
+  }
+
+  /** Any operation, over its legacy endpoint where it has one (else the versioned one). */
+  perform<Req, Ans>(operation: Operation<Req, Ans, never>, request: Req): Promise<Ans> {
+    return perform(this.speaker, operation, request);
   }
 
   /** GET /v1/payment/accepted-currencies (the interface document's default); `legacy`: POST /merchants/allowedCoins. */
-  async acceptedCurrencies(endpoint: CurrenciesEndpoint = 'default'): Promise<Untrusted[]> {
+  acceptedCurrencies(endpoint: CurrenciesEndpoint = 'default'): Promise<Untrusted[]> {
     const op = ACCEPTED_CURRENCIES;
-    const chosen = endpoint === 'legacy' ? op.endpoints.legacy : op.endpoints.v1;
-    return decodeAcceptedCurrencies(chosen, await this.send(op, chosen, {}), op.what);
+    return perform(this.speaker, op, {}, endpoint === 'legacy' ? op.endpoints.legacy : op.endpoints.v1);
   }
 
   /** POST /merchants/request/whitelabel, JSON body with the key in field merchant. Never re-sent once it may have arrived. */
-  async createPayment(req: PaymentRequest): Promise<Payment> {
-    const op = CREATE_PAYMENT;
-    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
-    return decodePaymentAnswer(endpoint, await this.send(op, endpoint, encodePaymentRequest(endpoint, req)), op.what);
+  createPayment(request: PaymentRequest): Promise<Payment> {
+    return this.perform(CREATE_PAYMENT, request);
   }
 
   /** POST /api/balance, form field key (payout key), optional currency. */
-  async balances(currency?: string): Promise<Balance[]> {
-    const op = BALANCE;
-    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
-    const body = await this.send(op, endpoint, encodeFields(endpoint.request, { currency }));
-    return decodeBalanceAnswer(endpoint, body, op.what);
+  balances(currency?: string): Promise<Balance[]> {
+    return this.perform(BALANCE, currency === undefined ? {} : { currency });
   }
 
   /** POST /exchange/rate, JSON fromCurrency/toCurrency, no key. */
-  async rate(fromCurrency: string, toCurrency: string): Promise<Decimal> {
-    const op = RATE;
-    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
-    return decodeRate(endpoint, await this.send(op, endpoint, encodeRateRequest(endpoint, { fromCurrency, toCurrency })), op.what);
+  rate(fromCurrency: string, toCurrency: string): Promise<Decimal> {
+    return this.perform(RATE, { fromCurrency, toCurrency });
   }
 
   /** POST /merchants/inquiry, JSON {merchant, trackId}. */
-  async paymentInfo(trackId: string): Promise<PaymentInfo> {
-    const op = PAYMENT_INFO;
-    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
-    const body = await this.send(op, endpoint, encodeFields(endpoint.request, { trackId }));
-    return decodePaymentInfoAnswer(endpoint, body, op.what);
+  paymentInfo(trackId: string): Promise<PaymentInfo> {
+    return this.perform(PAYMENT_INFO, { trackId });
   }
 
   /**
@@ -87,9 +67,7 @@ export class LegacyGateway implements GatewayClient {
    * filters is a documented field of this list (docs/gateway.md §6), so `historyFilters` is left
    * at its default, all. The rows that come back are still checked (src/gateway/history.ts).
    */
-  async payments(filter: PaymentFilter): Promise<PaymentPage> {
-    const op = PAYMENT_HISTORY;
-    const endpoint = chooseEndpoint(op.name, op.endpoints, 'legacy');
-    return decodePaymentPageAnswer(endpoint, await this.send(op, endpoint, encodeHistoryRequest(endpoint, filter)), op.what);
+  payments(filter: PaymentFilter): Promise<PaymentPage> {
+    return this.perform(PAYMENT_HISTORY, filter);
   }
 }
