@@ -107,12 +107,12 @@ await build({
     contents: `
       export { followPayment } from './src/cmdutil/follow.ts';
       export { IOStreams } from './src/output/iostreams.ts';
-      export { decodePaymentInfo } from './src/gateway/legacy/decode.ts';
+      export { decodePaymentInfo } from './src/operations/payment-info.ts';
       export { parseLossless } from './src/gateway/json.ts';
       export { counterScreen } from './src/views/counter-screen.ts';
       export { buildPaymentUri } from './src/payment-uri/index.ts';
       export { qrSymbol, renderTerminalQr } from './src/qr/index.ts';
-      export { decodePayment } from './src/gateway/legacy/decode.ts';
+      export { decodePayment } from './src/operations/create-payment.ts';
     `,
     resolveDir: root,
     loader: 'ts',

@@ -1,5 +1,5 @@
 // Tests for the interface's (legacy) gateway client: the pure decoders (src/gateway/read.ts,
-// src/gateway/legacy/decode.ts) and LegacyGateway against a fake transport, asserting the exact
+// the legacy codecs of src/operations/) and LegacyGateway against a fake transport, asserting the exact
 // request each operation builds (method, path, key placement, body encoding) and that a missing key
 // stops before any request.
 

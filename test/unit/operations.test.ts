@@ -51,23 +51,10 @@ const endpointOf = (operation: OperationName, api: Api): Endpoint => (OPERATIONS
 const APIS: Api[] = ['legacy', 'v1'];
 const CASES = (Object.keys(FILES) as OperationName[]).flatMap((operation) => APIS.map((api) => [operation, api] as const));
 
-/** The client's reading of an answer to `operation` over `endpoint`. */
+/** The client's reading of an answer to `operation` over `endpoint`: the operation's own codec. */
 function decode(operation: OperationName, endpoint: Endpoint, body: JsonObject): unknown {
-  const what = OPERATIONS[operation].what;
-  switch (operation) {
-    case 'acceptedCurrencies':
-      return decodeAcceptedCurrencies(endpoint, body, what);
-    case 'createPayment':
-      return decodePaymentAnswer(endpoint, body, what);
-    case 'paymentInfo':
-      return decodePaymentInfoAnswer(endpoint, body, what);
-    case 'paymentHistory':
-      return decodePaymentPageAnswer(endpoint, body, what);
-    case 'balance':
-      return decodeBalanceAnswer(endpoint, body, what);
-    case 'rate':
-      return decodeRate(endpoint, body, what);
-  }
+  const module = OPERATIONS[operation] as Operation<never, unknown, never>;
+  return module.decodeAnswer(endpoint, body, module.what);
 }
 
 /** A value's JSON type, arrays and objects described by their elements' and fields' types. */

@@ -1,5 +1,5 @@
 // Tests for the versioned API's client: the pure decoders and the field table
-// (src/gateway/v1/decode.ts), and V1Gateway against a fake transport, asserting the exact request
+// (the versioned codecs of src/operations/), and V1Gateway against a fake transport, asserting the exact request
 // each operation builds (method, path and query, key header, snake_case body with amounts as the
 // typed digits), that a missing key stops before any request, and the exit code of each refusal.
 
