@@ -274,7 +274,7 @@ describe('the gateway emits creation; setState emits forced states', () => {
     return (reply.body as { trackId: string }).trackId;
   };
 
-  it('createWhiteLabel emits one change: the new payment, waiting, previous undefined', () => {
+  it('creating a payment emits one change: the new payment, waiting, previous undefined', () => {
     const gateway = new SandboxGateway(config);
     const changes: PaymentChange[] = [];
     gateway.events.onChange((c) => changes.push(c));
