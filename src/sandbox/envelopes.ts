@@ -124,3 +124,25 @@ export function notServedReply(endpoint: Endpoint, operation: string): GatewayRe
   const message = `${operation.charAt(0).toUpperCase()}${operation.slice(1)} is not served by this sandbox yet`;
   return endpoint.envelope === 'legacy' ? legacy(501, message, {}, 501) : versionedError(501, 'api_error', 'not_implemented', message);
 }
+
+/** What can go wrong with a request before any operation sees it. */
+export type RequestProblem = 'not-found' | 'method-not-allowed' | 'body-too-large' | 'invalid-body' | 'internal-error';
+
+/**
+ * A request the sandbox cannot hand to an operation, in its path's envelope: versioned with the
+ * HTTP status in both places; legacy with a result code (HTTP 200 for a body that is not valid,
+ * like a refusal; the transport-level status otherwise).
+ */
+export function problemReply(envelope: 'legacy' | 'versioned', problem: RequestProblem, message: string): GatewayReply {
+  const table: Readonly<Record<RequestProblem, { status: number; type: string; key: string; result: number; legacyStatus: number; legacyMessage?: string }>> = {
+    'not-found': { status: 404, type: 'invalid_request_error', key: 'not_found', result: 404, legacyStatus: 404, legacyMessage: 'Not found' },
+    'method-not-allowed': { status: 405, type: 'invalid_request_error', key: 'method_not_allowed', result: 405, legacyStatus: 405 },
+    'body-too-large': { status: 413, type: 'invalid_request_error', key: 'body_too_large', result: 101, legacyStatus: 413 },
+    'invalid-body': { status: 400, type: 'invalid_request_error', key: 'invalid_body', result: 101, legacyStatus: 200 },
+    'internal-error': { status: 500, type: 'api_error', key: 'internal_error', result: 500, legacyStatus: 500 },
+  };
+  const entry = table[problem];
+  return envelope === 'versioned'
+    ? versionedError(entry.status, entry.type, entry.key, message)
+    : legacy(entry.result, entry.legacyMessage ?? message, {}, entry.legacyStatus);
+}

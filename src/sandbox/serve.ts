@@ -18,7 +18,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse, stringify } from 'lossless-json';
 import { CONTROL_PREFIX, CONTROL_ROUTES, controlError } from './control-routes.js';
-import { legacy, versionedError, type GatewayReply } from './envelopes.js';
+import { problemReply, type GatewayReply, type RequestProblem } from './envelopes.js';
 import type { RequestFields, SandboxGateway } from './gateway.js';
 import { matchPattern, operationRoutes, type Route, type RouteStyle } from './routes.js';
 
@@ -57,18 +57,17 @@ function styleOf(path: string): RouteStyle {
   return path === '/v1' || path.startsWith('/v1/') ? 'versioned' : 'legacy';
 }
 
+/** A problem with the request itself, in the envelope its route (or path) speaks (envelopes.ts; control routes: plain JSON). */
+function problem(style: RouteStyle, kind: RequestProblem, status: number, message: string): GatewayReply {
+  return style === 'control' ? controlError(status, message) : problemReply(style, kind, message);
+}
+
 function notFound(style: RouteStyle, path: string): GatewayReply {
-  if (style === 'control') return controlError(404, `No such endpoint: ${path}`);
-  return style === 'versioned' ? versionedError(404, 'invalid_request_error', 'not_found', `No such endpoint: ${path}`) : legacy(404, 'Not found', {}, 404);
+  return problem(style, 'not-found', 404, `No such endpoint: ${path}`);
 }
 
 function methodNotAllowed(style: RouteStyle, method: string, allow: string): GatewayReply {
-  const reply =
-    style === 'control'
-      ? controlError(405, `Method ${method} is not allowed`)
-      : style === 'versioned'
-        ? versionedError(405, 'invalid_request_error', 'method_not_allowed', `Method ${method} is not allowed`)
-        : legacy(405, `Method ${method} is not allowed`, {}, 405);
+  const reply = problem(style, 'method-not-allowed', 405, `Method ${method} is not allowed`);
   return { ...reply, headers: { ...reply.headers, allow } };
 }
 
@@ -93,19 +92,11 @@ export async function serve(gateway: SandboxGateway, routes: readonly Route[], r
     const body = await request.body();
     if (body === 'aborted') return 'aborted';
     if (body === 'too-large') {
-      return found.route.style === 'control'
-        ? controlError(413, `Request body is larger than ${BODY_LIMIT} bytes`)
-        : found.route.style === 'versioned'
-          ? versionedError(413, 'invalid_request_error', 'body_too_large', `Request body is larger than ${BODY_LIMIT} bytes`)
-          : legacy(101, `Request body is larger than ${BODY_LIMIT} bytes`, {}, 413);
+      return problem(found.route.style, 'body-too-large', 413, `Request body is larger than ${BODY_LIMIT} bytes`);
     }
     const decoded = decodeFields(body, request.headers['content-type']);
     if (typeof decoded === 'string') {
-      return found.route.style === 'control'
-        ? controlError(400, `Validation problem: ${decoded}`)
-        : found.route.style === 'versioned'
-          ? versionedError(400, 'invalid_request_error', 'invalid_body', `Validation problem: ${decoded}`)
-          : legacy(101, `Validation problem: ${decoded}`);
+      return problem(found.route.style, 'invalid-body', 400, `Validation problem: ${decoded}`);
     }
     fields = decoded;
   }
@@ -116,8 +107,7 @@ export async function serve(gateway: SandboxGateway, routes: readonly Route[], r
 /** The answer to a request that made the sandbox fail (a bug, or its journal): 500, in the envelope its path speaks. */
 export function internalErrorReply(target: string, message = 'Internal error'): GatewayReply {
   const path = requestPath(target);
-  const versioned = path === '/v1' || path.startsWith('/v1/');
-  return versioned ? versionedError(500, 'api_error', 'internal_error', message) : legacy(500, message, {}, 500);
+  return problemReply(path === '/v1' || path.startsWith('/v1/') ? 'versioned' : 'legacy', 'internal-error', message);
 }
 
 /**
