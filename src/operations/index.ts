@@ -1,5 +1,7 @@
-// The gateway operations gw knows, one module each (the registry): what the sandbox's route table
-// is generated from (src/sandbox/routes.ts), and the names of every versioned field in one view.
+// The gateway operations gw's commands use, one module each, by name (for tests and callers that
+// name one), and the names of every versioned field in one view. Nothing needs a new operation
+// listed here: clients send any operation module (GatewayClient.perform), the sandbox serves those
+// in its SANDBOX_BEHAVIOURS, and the sample tests find an operation by its fixtures' file name.
 import { ACCEPTED_CURRENCIES } from './accepted-currencies.js';
 import { BALANCE } from './balance.js';
 import type { Api, Endpoint, Field } from './codec.js';
@@ -21,7 +23,7 @@ export interface OperationModule {
   readonly endpoints: Readonly<Partial<Record<Api, Endpoint>>>;
 }
 
-/** Every operation, by the name the sandbox's behaviours use. */
+/** gw's operations by name. */
 export const OPERATIONS = {
   acceptedCurrencies: ACCEPTED_CURRENCIES,
   createPayment: CREATE_PAYMENT,

@@ -117,10 +117,16 @@ export function serveEndpoint(
 }
 
 /** An operation's request as `api`'s endpoint receives it (for tests and callers without HTTP): `wire` its fields, key included. */
-export function serveOperation(gateway: SandboxGateway, operation: OperationName, api: Api, wire: WireFields, headers: IncomingHttpHeaders = {}): GatewayReply {
-  const module = OPERATIONS[operation];
+export function serveOperation(
+  gateway: SandboxGateway,
+  operation: OperationName | SandboxBehaviour['operation'],
+  api: Api,
+  wire: WireFields,
+  headers: IncomingHttpHeaders = {},
+): GatewayReply {
+  const module = typeof operation === 'string' ? OPERATIONS[operation] : operation;
   const endpoint = (module.endpoints as Partial<Record<Api, Endpoint>>)[api];
-  if (endpoint === undefined) throw new Error(`${operation} has no ${api} endpoint`);
+  if (endpoint === undefined) throw new Error(`${module.name} has no ${api} endpoint`);
   const behaviour = SANDBOX_BEHAVIOURS.find((b) => b.operation === module);
   if (behaviour === undefined) return notServedReply(endpoint, module.name);
   const request: SandboxRequest = { method: endpoint.method, path: endpoint.path, params: {}, query: new URLSearchParams(), headers, fields: wire };

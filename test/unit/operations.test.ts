@@ -3,8 +3,9 @@
 // operation has the same field names and JSON types; and every codec carries a canonical value to
 // the wire and back unchanged (requests as the client writes and the sandbox reads them, answers as
 // the sandbox writes and the client reads them).
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/errors.js';
@@ -15,7 +16,7 @@ import { ACCEPTED_CURRENCIES, decodeAcceptedCurrencies, encodeAcceptedCurrencies
 import { BALANCE, decodeBalanceAnswer, encodeBalances } from '../../src/operations/balance.js';
 import { chooseEndpoint, decodeRequestFields, NotServedError, type Api, type Endpoint, type Operation } from '../../src/operations/codec.js';
 import { CREATE_PAYMENT, type CreatedPayment, decodePaymentAnswer, encodeCreatedPayment, encodePaymentRequest } from '../../src/operations/create-payment.js';
-import { allEndpoints, OPERATIONS, type OperationName } from '../../src/operations/index.js';
+import { allEndpoints, OPERATIONS } from '../../src/operations/index.js';
 import { decodePaymentPageAnswer, encodeHistoryRequest, encodePaymentPage, PAYMENT_HISTORY } from '../../src/operations/payment-history.js';
 import { decodePaymentInfoAnswer, encodePaymentInfo, PAYMENT_INFO, type PaymentRecord } from '../../src/operations/payment-info.js';
 import { decodeRate, encodeRate, RATE } from '../../src/operations/rate.js';
@@ -26,36 +27,49 @@ import { SandboxGateway } from '../../src/sandbox/gateway.js';
 import { operationRoutes, sandboxServes, serveOperation } from '../../src/sandbox/routes.js';
 import { FakeTransport } from '../support/fake-transport.js';
 
-const FILES: Readonly<Record<OperationName, string>> = {
-  acceptedCurrencies: 'accepted-currencies',
-  createPayment: 'create-payment',
-  paymentInfo: 'payment-info',
-  paymentHistory: 'payment-history',
-  balance: 'balance',
-  rate: 'rate',
-};
-
+/** A published sample: its source, a request as sent (key aside; `$trackId`: a payment the test makes), the answer. */
 interface Fixture {
   source: string;
+  request: Record<string, unknown>;
   /** Fields the sandbox sends beyond the published sample (gw reads them where they are there). */
   sandboxExtras?: string[];
   answer: JsonObject;
 }
 
-function fixture(api: Api, operation: OperationName): Fixture {
-  const text = readFileSync(fileURLToPath(new URL(`../fixtures/gateway/${api}/${FILES[operation]}.json`, import.meta.url)), 'utf8');
-  return parseLossless(text) as unknown as Fixture;
-}
+/** An operation of any request and answer type. */
+type AnyOperation = Operation<any, unknown, any>;
 
-const endpointOf = (operation: OperationName, api: Api): Endpoint => (OPERATIONS[operation].endpoints as Partial<Record<Api, Endpoint>>)[api] as Endpoint;
+const FIXTURES = fileURLToPath(new URL('../fixtures/gateway/', import.meta.url));
 const APIS: Api[] = ['legacy', 'v1'];
-const CASES = (Object.keys(FILES) as OperationName[]).flatMap((operation) => APIS.map((api) => [operation, api] as const));
 
-/** The client's reading of an answer to `operation` over `endpoint`: the operation's own codec. */
-function decode(operation: OperationName, endpoint: Endpoint, body: JsonObject): unknown {
-  const module = OPERATIONS[operation] as Operation<never, unknown, never>;
-  return module.decodeAnswer(endpoint, body, module.what);
+/** Every sample: test/fixtures/gateway/<api>/<operation>.json, for the operation module src/operations/<operation>.ts. */
+const CASES = APIS.flatMap((api) =>
+  readdirSync(path.join(FIXTURES, api))
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => [file.slice(0, -'.json'.length), api] as const),
+);
+
+function fixture(api: Api, name: string): Fixture {
+  return parseLossless(readFileSync(path.join(FIXTURES, api, `${name}.json`), 'utf8')) as unknown as Fixture;
 }
+
+/** The operation a module holds (the export with endpoints and a codec). */
+async function operationOf(name: string): Promise<AnyOperation> {
+  const url = pathToFileURL(fileURLToPath(new URL(`../../src/operations/${name}.ts`, import.meta.url))).href;
+  const module = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+  const found = Object.values(module).find((v): v is AnyOperation => typeof v === 'object' && v !== null && 'endpoints' in v && 'decodeAnswer' in v);
+  if (found === undefined) throw new Error(`src/operations/${name}.ts holds no operation`);
+  return found;
+}
+
+const endpointOf = (operation: AnyOperation, api: Api): Endpoint => {
+  const endpoint = (operation.endpoints as Partial<Record<Api, Endpoint>>)[api];
+  if (endpoint === undefined) throw new Error(`${operation.name} has no ${api} endpoint, yet a ${api} sample`);
+  return endpoint;
+};
+
+/** The client's reading of an answer: the operation's own codec. */
+const decode = (operation: AnyOperation, endpoint: Endpoint, body: JsonObject): unknown => operation.decodeAnswer(endpoint, body, operation.what);
 
 /** A value's JSON type, arrays and objects described by their elements' and fields' types. */
 type Shape = string | { [key: string]: Shape } | Shape[];
@@ -94,35 +108,39 @@ function compareShapes(sent: Shape, published: Shape, listed: ReadonlySet<string
 // ---------------------------------------------------------------------------------------------
 
 describe('the published samples', () => {
-  it.each(CASES)('%s (%s): has a source note naming the public page, and the client decodes it', (operation, api) => {
-    const sample = fixture(api, operation);
+  it('cover every operation gw’s commands use, in both APIs', () => {
+    expect(CASES).toHaveLength(2 * Object.keys(OPERATIONS).length);
+  });
+
+  it.each(CASES)('%s (%s): has a source note naming the public page, and the client decodes it', async (name, api) => {
+    const sample = fixture(api, name);
     expect(sample.source).toMatch(/docs\.oxapay\.com|docs\/gateway\.md/);
+    const operation = await operationOf(name);
     expect(() => decode(operation, endpointOf(operation, api), sample.answer)).not.toThrow();
   });
 
   it('decodes what matters exactly: digits, text, statuses, transactions, paging', () => {
-    const created = decode('createPayment', endpointOf('createPayment', 'v1'), fixture('v1', 'createPayment').answer) as ReturnType<typeof decodePaymentAnswer>;
+    const at = (operation: AnyOperation, api: Api, name: string): unknown => decode(operation, endpointOf(operation, api), fixture(api, name).answer);
+    const created = at(CREATE_PAYMENT, 'v1', 'create-payment') as ReturnType<typeof decodePaymentAnswer>;
     expect(created.amount?.toString()).toBe('0.123456789012345678');
     expect(created.createdAt).toBe(1700000000);
     expect(created.memo).toBeNull();
-    const legacyCreated = decode('createPayment', endpointOf('createPayment', 'legacy'), fixture('legacy', 'createPayment').answer) as typeof created;
+    const legacyCreated = at(CREATE_PAYMENT, 'legacy', 'create-payment') as typeof created;
     expect(legacyCreated.QRCode?.raw()).toBe('https://api.example/qr/abc');
-    const info = decode('paymentInfo', endpointOf('paymentInfo', 'v1'), fixture('v1', 'paymentInfo').answer) as ReturnType<typeof decodePaymentInfoAnswer>;
+    const info = at(PAYMENT_INFO, 'v1', 'payment-info') as ReturnType<typeof decodePaymentInfoAnswer>;
     expect([info.status, info.txs.length, info.payCurrency?.raw(), info.arrival.source]).toEqual(['paid', 1, 'BTC', 'transactions']);
-    const legacyInfo = decode('paymentInfo', endpointOf('paymentInfo', 'legacy'), fixture('legacy', 'paymentInfo').answer) as typeof info;
+    const legacyInfo = at(PAYMENT_INFO, 'legacy', 'payment-info') as typeof info;
     expect([legacyInfo.status, legacyInfo.payAmount?.toString(), legacyInfo.txID?.raw(), legacyInfo.arrival.source]).toEqual([
       'paid',
       '25',
       'abc123',
       'unreported',
     ]);
-    const page = decode('paymentHistory', endpointOf('paymentHistory', 'v1'), fixture('v1', 'paymentHistory').answer) as ReturnType<
-      typeof decodePaymentPageAnswer
-    >;
+    const page = at(PAYMENT_HISTORY, 'v1', 'payment-history') as ReturnType<typeof decodePaymentPageAnswer>;
     expect([page.payments.length, page.page, page.pages, page.total, page.payments[0]?.status]).toEqual([1, 1, 1, 1, 'confirming']);
-    const balances = decode('balance', endpointOf('balance', 'v1'), fixture('v1', 'balance').answer) as ReturnType<typeof decodeBalanceAnswer>;
+    const balances = at(BALANCE, 'v1', 'balance') as ReturnType<typeof decodeBalanceAnswer>;
     expect(balances.map((b) => `${b.currency.raw()}=${b.amount?.toString()}`)).toEqual(['BTC=0.00012345', 'ETH=1.234567890123456789', 'USDT=1520.75']);
-    expect((decode('rate', endpointOf('rate', 'legacy'), fixture('legacy', 'rate').answer) as Decimal).toString()).toBe('65573.55');
+    expect((at(RATE, 'legacy', 'rate') as Decimal).toString()).toBe('65573.55');
   });
 });
 
@@ -140,7 +158,7 @@ describe('the sandbox answers in the samples’ names and JSON types', () => {
     return [{ ...wire, [place.field]: keys[place.kind] }, {}];
   }
 
-  function answer(operation: OperationName, api: Api, wire: Record<string, unknown>): JsonObject {
+  function answer(operation: AnyOperation, api: Api, wire: Record<string, unknown>): JsonObject {
     const endpoint = endpointOf(operation, api);
     const [fields, headers] = request(endpoint, wire);
     const reply = serveOperation(gateway, operation, api, fields, headers);
@@ -148,23 +166,18 @@ describe('the sandbox answers in the samples’ names and JSON types', () => {
     return JSON.parse(stringify(reply.body) ?? '') as JsonObject;
   }
 
-  // A payment made through each API, then settled (its transactions listed).
-  const legacyId = String(answer('createPayment', 'legacy', { amount: 25, payCurrency: 'USDT', orderId: 'ORD-7' }).trackId);
-  const v1Id = String((answer('createPayment', 'v1', { amount: 25, pay_currency: 'USDT', order_id: 'ORD-7' }).data as JsonObject).track_id);
+  // A payment made through each API from the published request, then settled (its transactions listed).
+  const made: Record<Api, string> = {
+    legacy: String(answer(CREATE_PAYMENT, 'legacy', fixture('legacy', 'create-payment').request).trackId),
+    v1: String((answer(CREATE_PAYMENT, 'v1', fixture('v1', 'create-payment').request).data as JsonObject).track_id),
+  };
   now = T0 + 11_000;
 
-  const requests: Readonly<Record<OperationName, (api: Api) => Record<string, unknown>>> = {
-    acceptedCurrencies: () => ({}),
-    createPayment: (api) => (api === 'legacy' ? { amount: 25, payCurrency: 'USDT' } : { amount: 25, pay_currency: 'USDT' }),
-    paymentInfo: (api) => (api === 'legacy' ? { trackId: legacyId } : { track_id: v1Id }),
-    paymentHistory: (api) => (api === 'legacy' ? { orderId: 'ORD-7', trackId: legacyId } : { track_id: v1Id }),
-    balance: () => ({}),
-    rate: (api) => (api === 'legacy' ? { fromCurrency: 'BTC', toCurrency: 'USDT' } : { from_currency: 'BTC', to_currency: 'USDT' }),
-  };
-
-  it.each(CASES)('%s (%s)', (operation, api) => {
-    const sample = fixture(api, operation);
-    const sent = answer(operation, api, requests[operation](api));
+  it.each(CASES)('%s (%s)', async (name, api) => {
+    const sample = fixture(api, name);
+    const operation = await operationOf(name);
+    const wire = Object.fromEntries(Object.entries(sample.request).map(([k, v]) => [k, v === '$trackId' ? made[api] : v]));
+    const sent = answer(operation, api, wire);
     const published = JSON.parse(
       JSON.stringify(sample.answer, (_k, v: unknown) => (v !== null && typeof v === 'object' && 'isLosslessNumber' in v ? Number(String(v)) : v)),
     );
@@ -172,7 +185,7 @@ describe('the sandbox answers in the samples’ names and JSON types', () => {
     const listed = new Set([...endpoint.answer.map((f) => f.wire), 'list', 'meta', 'data', 'txs', 'result', 'message', 'error', 'status', 'version']);
     // Balances are a map of symbols: compare one symbol's type.
     const strip = (body: JsonObject): JsonObject =>
-      operation !== 'balance'
+      operation !== BALANCE
         ? body
         : JSON.parse(JSON.stringify(body, (k, v: unknown) => (k === 'data' && v !== null && typeof v === 'object' ? { BTC: (v as JsonObject).BTC } : v)));
     const problems = compareShapes(shape(strip(sent)), shape(strip(published)), listed, new Set(sample.sandboxExtras ?? []));
