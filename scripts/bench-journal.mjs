@@ -25,11 +25,12 @@ writeFileSync(
     `export { SandboxGateway } from ${JSON.stringify(path.join(root, 'src/sandbox/gateway.ts'))};`,
     `export { SandboxJournal } from ${JSON.stringify(path.join(root, 'src/sandbox/journal.ts'))};`,
     `export { encodeTrackId } from ${JSON.stringify(path.join(root, 'src/sandbox/track-id.ts'))};`,
+    `export { serveOperation } from ${JSON.stringify(path.join(root, 'src/sandbox/routes.ts'))};`,
   ].join('\n'),
 );
 const bundle = path.join(work, 'sandbox.mjs');
 await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
-const { SandboxGateway, SandboxJournal, encodeTrackId } = await import(pathToFileURL(bundle).href);
+const { SandboxGateway, SandboxJournal, encodeTrackId, serveOperation } = await import(pathToFileURL(bundle).href);
 
 const NOW_MS = Date.UTC(2026, 10, 25, 12, 0, 0);
 const KEY = 'sandbox-merchant-key';
@@ -66,8 +67,13 @@ function makeJournal(count) {
   return { file, oldest: JSON.parse(lines[0]).trackId, someOrder: JSON.parse(lines[Math.floor(count / 2)]).orderId };
 }
 
+/** A fresh sandbox gateway on `file`, asked as its legacy endpoints are (key, codec, behaviour: what an HTTP request costs but the socket). */
 function gatewayOn(file) {
-  return new SandboxGateway({ merchantKey: KEY, payoutKey: 'p', now: () => NOW_MS, baseUrl: () => 'http://127.0.0.1:1', journal: new SandboxJournal(file) });
+  const gateway = new SandboxGateway({ merchantKey: KEY, payoutKey: 'p', now: () => NOW_MS, baseUrl: () => 'http://127.0.0.1:1', journal: new SandboxJournal(file) });
+  return {
+    list: (fields) => serveOperation(gateway, 'paymentHistory', 'legacy', fields),
+    inquiry: (fields) => serveOperation(gateway, 'paymentInfo', 'legacy', fields),
+  };
 }
 
 function measure(fn) {
