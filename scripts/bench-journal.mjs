@@ -69,7 +69,13 @@ function makeJournal(count) {
 
 /** A fresh sandbox gateway on `file`, asked as its legacy endpoints are (key, codec, behaviour: what an HTTP request costs but the socket). */
 function gatewayOn(file) {
-  const gateway = new SandboxGateway({ merchantKey: KEY, payoutKey: 'p', now: () => NOW_MS, baseUrl: () => 'http://127.0.0.1:1', journal: new SandboxJournal(file) });
+  const gateway = new SandboxGateway({
+    merchantKey: KEY,
+    payoutKey: 'p',
+    now: () => NOW_MS,
+    baseUrl: () => 'http://127.0.0.1:1',
+    journal: new SandboxJournal(file),
+  });
   return {
     list: (fields) => serveOperation(gateway, 'paymentHistory', 'legacy', fields),
     inquiry: (fields) => serveOperation(gateway, 'paymentInfo', 'legacy', fields),
