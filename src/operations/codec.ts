@@ -8,7 +8,7 @@
 // So the client and the sandbox cannot disagree on a name or a type. Pure: no HTTP here.
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
 import { ConfigError, type GwError } from '../errors.js';
-import { toPlainDecimal, type Decimal } from '../money/decimal.js';
+import { toPlainDecimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import type { JsonValue } from '../gateway/json.js';
 import type { JsonObject } from '../gateway/read.js';
@@ -176,9 +176,6 @@ export function row(table: readonly Field[], name: string): Field {
   if (found === undefined) throw new Error(`no field ${name} in the table`);
   return found;
 }
-
-/** A Decimal or a plain string of digits, for a canonical amount. */
-export type Amount = Decimal | string;
 
 // ---------------------------------------------------------------------------------------------
 // Operations nobody serves

@@ -14,6 +14,7 @@ import {
   encodePaymentRecord,
   LEGACY_PAYMENT_FIELDS,
   V1_PAYMENT_FIELDS,
+  V1_TX_FIELDS,
   type PaymentInfo,
   type PaymentRecord,
 } from './payment-info.js';
@@ -79,7 +80,7 @@ export interface PaymentHistoryAnswer {
   size: number;
 }
 
-type HistoryEndpoint = Endpoint & { readonly meta: readonly Field[] };
+type HistoryEndpoint = Endpoint & { readonly meta: readonly Field[]; readonly txs?: readonly Field[] };
 
 export const PAYMENT_HISTORY = {
   name: 'the payment history',
@@ -143,6 +144,7 @@ export const PAYMENT_HISTORY = {
         ['address', 'address', 'text'],
       ]),
       answer: V1_PAYMENT_FIELDS,
+      txs: V1_TX_FIELDS,
       meta: fields([
         ['page', 'page', 'integer'],
         ['pages', 'last_page', 'integer'],

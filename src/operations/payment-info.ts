@@ -394,11 +394,13 @@ export function statusWord(api: 'legacy' | 'v1', status: PaymentState): string {
  * A payment as the API's answer writes it: the documented fields in order, each in its kind. The
  * legacy inquiry names one transaction (`txID`, the latest); the versioned answer lists them (`txs`).
  */
-export function encodePaymentRecord(endpoint: Endpoint, record: PaymentRecord): Record<string, unknown> {
+export function encodePaymentRecord(endpoint: Endpoint & { readonly txs?: readonly Field[] }, record: PaymentRecord): Record<string, unknown> {
   const api = endpoint.api;
   const canonical = { ...record, status: statusWord(api, record.status), type: TYPE_WORDS[record.kind][api] };
   const out = encodeFields(endpoint.answer, canonical as unknown as Record<string, unknown>);
-  if (api === 'v1') out.txs = record.txs.map((tx) => encodeFields(V1_TX_FIELDS, tx as unknown as Record<string, unknown>));
+  // The transactions, where the endpoint's answer lists them (its `txs` table).
+  const txs = endpoint.txs;
+  if (txs !== undefined) out.txs = record.txs.map((tx) => encodeFields(txs, tx as unknown as Record<string, unknown>));
   return out;
 }
 
