@@ -313,7 +313,7 @@ export async function sandboxControlRun(opts: SandboxControlOptions): Promise<vo
   const [{ postBytes }, { parseLossless, isJsonObject, isJsonNumber }, { outputObject }] = await Promise.all([
     import('../gateway/post.js'),
     import('../gateway/json.js'),
-    import('../gateway/read.js'),
+    import('../operations/read.js'),
   ]);
   const id = encodeURIComponent(action.trackId);
   const path = action.kind === 'trigger' ? `/_sandbox/payments/${id}/state` : `/_sandbox/payments/${id}/resend`;

@@ -9,7 +9,7 @@ import { decodeEnvelope } from './envelope.js';
 import type { HttpTransport, KeySetting, Keys } from './gateway.js';
 import { unsendableHeaderValue } from './header-value.js';
 import { stringifyLossless } from './json.js';
-import type { JsonObject } from './read.js';
+import type { JsonObject } from '../operations/read.js';
 import type { TransportRequest } from './transport.js';
 
 const KEY_SETTINGS: Record<KeyKind, { flag: string; env: string; file: string }> = {

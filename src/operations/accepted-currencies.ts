@@ -3,7 +3,7 @@
 // says) and the legacy POST /merchants/allowedCoins (`gw currencies --legacy`).
 import type { Untrusted } from '../output/untrusted.js';
 import { isJsonObject } from '../gateway/json.js';
-import { readSymbolList, shapeError, type JsonObject } from '../gateway/read.js';
+import { readSymbolList, shapeError, type JsonObject } from './read.js';
 import { fields, type Endpoint, type Operation } from './codec.js';
 
 /** Which accepted-currencies endpoint: the default, or the interface's legacy one (`--legacy`). */

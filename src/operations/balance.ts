@@ -3,7 +3,7 @@
 import type { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import { isJsonObject, type JsonValue } from '../gateway/json.js';
-import { readDecimal, shapeError, type JsonObject } from '../gateway/read.js';
+import { readDecimal, shapeError, type JsonObject } from './read.js';
 import { encodeFields, fields, wireValue, type Endpoint, type Operation } from './codec.js';
 
 /** One line of the balance answer. A symbol may appear more than once; nothing is dropped. */

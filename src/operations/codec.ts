@@ -11,7 +11,7 @@ import { ConfigError, type GwError } from '../errors.js';
 import { toPlainDecimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import type { JsonValue } from '../gateway/json.js';
-import type { JsonObject } from '../gateway/read.js';
+import type { JsonObject } from './read.js';
 
 /** The two APIs: the interface document's unversioned endpoints, and the versioned API (/v1). */
 export type Api = 'legacy' | 'v1';

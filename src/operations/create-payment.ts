@@ -4,7 +4,7 @@
 import type { Decimal } from '../money/decimal.js';
 import type { Untrusted } from '../output/untrusted.js';
 import { isJsonObject, type JsonValue } from '../gateway/json.js';
-import { readDecimal, readOptionalText, readScalar, readText, requiredText, shapeError, type JsonObject } from '../gateway/read.js';
+import { readDecimal, readOptionalText, readScalar, readText, requiredText, shapeError, type JsonObject } from './read.js';
 import { answerValue, encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
 import type { Scalar } from './values.js';
 

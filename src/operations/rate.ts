@@ -2,7 +2,7 @@
 // POST /exchange/rate (no key), versioned POST /v1/general/swap/rate (general key).
 import type { Decimal } from '../money/decimal.js';
 import { isJsonObject } from '../gateway/json.js';
-import { readDecimal, shapeError, type JsonObject } from '../gateway/read.js';
+import { readDecimal, shapeError, type JsonObject } from './read.js';
 import { encodeFields, fields, row, type Endpoint, type Operation } from './codec.js';
 
 export interface RateRequest {

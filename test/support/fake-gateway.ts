@@ -16,7 +16,7 @@ import { decodePayment } from '../../src/operations/create-payment.js';
 import { decodePaymentInfo } from '../../src/operations/payment-info.js';
 import { parseLossless } from '../../src/gateway/json.js';
 import type { Operation } from '../../src/operations/codec.js';
-import type { JsonObject } from '../../src/gateway/read.js';
+import type { JsonObject } from '../../src/operations/read.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { Untrusted } from '../../src/output/untrusted.js';
 

@@ -5,7 +5,7 @@
 // auto_convert, auto_withdrawal and date.
 import type { PaymentInfo } from '../../src/gateway/gateway.js';
 import { parseLossless } from '../../src/gateway/json.js';
-import type { JsonObject } from '../../src/gateway/read.js';
+import type { JsonObject } from '../../src/operations/read.js';
 import { decodeV1PaymentInfo } from '../../src/operations/payment-info.js';
 
 export const T_DATE = 1_764_072_000; // 2025-11-25 12:00 UTC

@@ -3,7 +3,7 @@ import { HISTORY_FILTERS, type HistoryFilterName, type PaymentFilter } from '../
 import { givenFilters, rowContradicts, rowMatches } from '../../src/gateway/history.js';
 import { decodeV1PaymentInfo } from '../../src/operations/payment-info.js';
 import { parseLossless } from '../../src/gateway/json.js';
-import type { JsonObject } from '../../src/gateway/read.js';
+import type { JsonObject } from '../../src/operations/read.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { paymentInfoOf } from '../support/fake-gateway.js';
 

@@ -1,4 +1,4 @@
-// Tests for the interface's (legacy) gateway client: the pure decoders (src/gateway/read.ts,
+// Tests for the interface's (legacy) gateway client: the pure decoders (src/operations/read.ts,
 // the legacy codecs of src/operations/) and LegacyGateway against a fake transport, asserting the exact
 // request each operation builds (method, path, key placement, body encoding) and that a missing key
 // stops before any request.
@@ -12,7 +12,7 @@ import { LegacyGateway } from '../../src/gateway/legacy/client.js';
 import { decodeBalances } from '../../src/operations/balance.js';
 import { decodePayment } from '../../src/operations/create-payment.js';
 import { parseLossless, type JsonValue } from '../../src/gateway/json.js';
-import { readDecimal } from '../../src/gateway/read.js';
+import { readDecimal } from '../../src/operations/read.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { FakeTransport } from '../support/fake-transport.js';
 

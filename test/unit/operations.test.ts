@@ -10,7 +10,7 @@ import { parse, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/errors.js';
 import { parseLossless } from '../../src/gateway/json.js';
-import type { JsonObject } from '../../src/gateway/read.js';
+import type { JsonObject } from '../../src/operations/read.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { ACCEPTED_CURRENCIES, decodeAcceptedCurrencies, encodeAcceptedCurrencies } from '../../src/operations/accepted-currencies.js';
 import { BALANCE, decodeBalanceAnswer, encodeBalances } from '../../src/operations/balance.js';

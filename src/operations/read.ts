@@ -5,10 +5,10 @@
 import { ProtocolError } from '../errors.js';
 import { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
-import type { OutputObject, OutputValue, Scalar } from '../operations/values.js';
-import { isJsonNumber, isJsonObject, type JsonValue } from './json.js';
+import { isJsonNumber, isJsonObject, type JsonValue } from '../gateway/json.js';
+import type { OutputObject, OutputValue, Scalar } from './values.js';
 
-export type { OutputObject, OutputValue } from '../operations/values.js';
+export type { OutputObject, OutputValue } from './values.js';
 
 export type JsonObject = { [key: string]: JsonValue };
 
