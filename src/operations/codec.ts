@@ -8,10 +8,11 @@
 // So the client and the sandbox cannot disagree on a name or a type. Pure: no HTTP here.
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
 import { ConfigError, type GwError } from '../errors.js';
-import { toPlainDecimal } from '../money/decimal.js';
+import { toPlainDecimal, type Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
-import type { JsonValue } from '../gateway/json.js';
-import type { JsonObject } from './read.js';
+import { isJsonObject, type JsonValue } from '../gateway/json.js';
+import { readDecimal, readOptionalText, readScalar, readText, shapeError, type JsonObject } from './read.js';
+import type { Scalar } from './values.js';
 
 /** The two APIs: the interface document's unversioned endpoints, and the versioned API (/v1). */
 export type Api = 'legacy' | 'v1';
@@ -168,6 +169,41 @@ export function wireName(table: readonly Field[], name: string): string {
 export function answerValue(object: Readonly<Record<string, JsonValue>>, field: Field): JsonValue | undefined {
   const value = object[field.wire];
   return value !== undefined ? value : object[field.name];
+}
+
+/** One field of an answer read as its kind says (liberal: numbers as text, text as numbers). */
+export function readField(object: JsonObject, field: Field, what: string): Untrusted | Decimal | Scalar | null {
+  const value = answerValue(object, field);
+  switch (field.kind) {
+    case 'number':
+    case 'numeric-text':
+      return readDecimal(value, field.wire, what);
+    case 'integer':
+      return readScalar(value);
+    case 'memo':
+      return readOptionalText(value, field.wire, what);
+    default:
+      return readText(value, field.wire, what);
+  }
+}
+
+/** Reads every row of `tables` into canonical names; the first row of a name that has a value wins. */
+export function readFields(object: JsonObject, tables: ReadonlyArray<readonly Field[]>, what: string): Record<string, Untrusted | Decimal | Scalar | null> {
+  const out: Record<string, Untrusted | Decimal | Scalar | null> = {};
+  for (const table of tables) {
+    for (const field of table) {
+      if (out[field.name] !== undefined && out[field.name] !== null) continue;
+      out[field.name] = readField(object, field, what);
+    }
+  }
+  return out;
+}
+
+/** The payload of an answer: the top level (legacy) or `data` (versioned). */
+export function payloadOf(endpoint: Endpoint, body: JsonObject, what: string): JsonObject {
+  if (endpoint.envelope === 'legacy') return body;
+  if (!isJsonObject(body.data)) throw shapeError(what, 'no data object');
+  return body.data;
 }
 
 /** The row of `table` named `name` (a programming error when it has none). */

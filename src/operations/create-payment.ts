@@ -3,9 +3,9 @@
 // snake_case, key header `merchant_api_key`). Never re-sent once it may have reached the gateway.
 import type { Decimal } from '../money/decimal.js';
 import type { Untrusted } from '../output/untrusted.js';
-import { isJsonObject, type JsonValue } from '../gateway/json.js';
-import { readDecimal, readOptionalText, readScalar, readText, requiredText, shapeError, type JsonObject } from './read.js';
-import { answerValue, encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
+import type { JsonValue } from '../gateway/json.js';
+import { requiredText, type JsonObject } from './read.js';
+import { answerValue, encodeFields, fields, payloadOf, readFields, type Endpoint, type Field, type Operation } from './codec.js';
 import type { Scalar } from './values.js';
 
 export interface PaymentRequest {
@@ -181,41 +181,6 @@ export const CREATE_PAYMENT = {
 /** The request body's fields (the key aside), amounts as JSON number literals with exactly the digits given. */
 export function encodePaymentRequest(endpoint: Endpoint, request: PaymentRequest): Record<string, unknown> {
   return encodeFields(endpoint.request, { ...request });
-}
-
-/** One field of an answer read as its kind says (liberal: numbers as text, text as numbers). */
-export function readField(object: JsonObject, field: Field, what: string): Untrusted | Decimal | Scalar | null {
-  const value = answerValue(object, field);
-  switch (field.kind) {
-    case 'number':
-    case 'numeric-text':
-      return readDecimal(value, field.wire, what);
-    case 'integer':
-      return readScalar(value);
-    case 'memo':
-      return readOptionalText(value, field.wire, what);
-    default:
-      return readText(value, field.wire, what);
-  }
-}
-
-/** Reads every row of `tables` into canonical names; the first row of a name that has a value wins. */
-export function readFields(object: JsonObject, tables: ReadonlyArray<readonly Field[]>, what: string): Record<string, Untrusted | Decimal | Scalar | null> {
-  const out: Record<string, Untrusted | Decimal | Scalar | null> = {};
-  for (const table of tables) {
-    for (const field of table) {
-      if (out[field.name] !== undefined && out[field.name] !== null) continue;
-      out[field.name] = readField(object, field, what);
-    }
-  }
-  return out;
-}
-
-/** The payload of an answer: the top level (legacy) or `data` (versioned). */
-export function payloadOf(endpoint: Endpoint, body: JsonObject, what: string): JsonObject {
-  if (endpoint.envelope === 'legacy') return body;
-  if (!isJsonObject(body.data)) throw shapeError(what, 'no data object');
-  return body.data;
 }
 
 /** The white-label answer: every field under gw's name; only the track id is required. */
