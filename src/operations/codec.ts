@@ -221,8 +221,11 @@ export function row(table: readonly Field[], name: string): Field {
  * neither API has it): one line that says so, exit 78, and nothing sent.
  */
 export class NotServedError extends ConfigError {
-  constructor(operation: string, where: string) {
-    super(`${operation} is not served by ${where}: nothing was sent`, 'use the gateway itself for it (gw config shows the base URL)');
+  constructor(operation: string, where: 'the sandbox' | 'either API') {
+    super(
+      `${operation} is not served by ${where}: nothing was sent`,
+      where === 'the sandbox' ? 'run it without --sandbox, against the gateway (gw config shows its base URL)' : undefined,
+    );
   }
 }
 
