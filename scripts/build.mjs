@@ -5,33 +5,25 @@
 // payment URIs and the config loaders is in the file but only evaluated when a command needs it
 // (esbuild turns each dynamic import() into a lazily initialised module).
 //
-// Some modules of dependencies are replaced while bundling, because they cost start-up time on
-// every run and gw never uses them (see docs/performance.md):
+// Some modules of dependencies are replaced or deferred while bundling, because they cost start-up
+// time and gw never uses them. Each is kept only while it still buys start-up: `node
+// scripts/bench-patches.mjs` builds gw without each (--without=<name>, below) and measures it
+// against the whole build, pair by pair; docs/performance.md has what each buys today. Replaced
+// (STUBS, and built-ins in the plugin below):
 // - undici's HTTP/2 client: gw never enables allowH2, but loading it loads node:http2 and node:tls;
-// - undici's fetch body extraction, reached only for FormData/Blob/stream bodies (gw sends strings),
-//   which drags in fetch, webidl and form-data parsing;
-// - commander's child_process, used only by executable subcommands (gw has none): made lazy.
-// - node:assert for undici, which only ever calls assert(condition) on its own invariants: Node's
-//   module loads its assertion-error machinery (about 1 ms every run); a ten-line assert with the
-//   same throw replaces it. The build fails if undici starts using more of node:assert.
-//
-// - undici's HTTP parser (llhttp) as base64 text inside the bundle (150 KB every run reads and
-//   compiles): the build writes the two WebAssembly binaries to dist/llhttp/, read on first use.
-// - undici's tree of well-known header names, built as it loads to intern names it parses: a
-//   lookup that finds nothing, after which undici lower-cases the name itself (the same string).
 // - llhttp's constants module, which builds character tables and method maps as it loads: undici
 //   reads two of its tables (error codes, parser types), which the stub holds, copied from the
-//   module at build time (about 1 ms less for a command that makes a request).
-//
-// One module is patched rather than replaced (PATCHES), undici's HTTP/1 client:
-// - it treats an interim "100 Continue" it did not ask for as a broken connection, while HTTP
-//   says a client must read any number of 1xx answers before the final one (RFC 9110 §15.2);
-//   undici already does so for every other 1xx (103 Early Hints…). The patch lets 100 take that
-//   same path.
-// - right before it compiles llhttp, V8 is told to use only its baseline WebAssembly compiler
-//   (Liftoff): the optimising tier triples the run time of a one-request command and adds 35 MB.
-//   The flag is set there, not at start: a V8 flag changed before Node's own modules load makes
-//   V8 reject their built-in code cache (node:http then loads three times slower).
+//   module at build time;
+// - undici's HTTP parser (llhttp) as base64 text inside the bundle (150 KB every run reads and
+//   compiles): the build writes the two WebAssembly binaries to dist/llhttp/, read on first use;
+// - undici's node:http, read for a default header size and a class gw's bodies never are;
+// - node:assert for undici, which only ever calls assert(condition) on its own invariants: a
+//   ten-line assert with the same throw. The build fails if undici starts using more of it;
+// - commander's child_process, used only by executable subcommands (gw has none): made lazy;
+// - gw's own node:crypto imports, made lazy (the sandbox's journal imports it, a run may not use it);
+// - chalk's colour detection, which gw never asks.
+// Measured and removed (Nov 2026, no gain above the noise of two identical builds): stubs of
+// undici's fetch body extraction and of its tree of well-known header names.
 //
 // These reach into undici's files by path, so they are checked: the build
 // FAILS if a target file no longer exists, no longer contains what the stub or patch was written
@@ -40,7 +32,7 @@
 import { build, context, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -57,28 +49,19 @@ const llhttpConstants = require(path.join(undiciRoot, 'lib', 'llhttp', 'constant
 /** Replaced whole. `expect` must occur in the original: what gw relies on being the module's whole job. */
 const STUBS = [
   {
+    key: 'h2',
     file: 'lib/dispatcher/client-h2.js',
     expect: 'module.exports = connectH2',
     contents: "module.exports = function connectH2 () { throw new Error('HTTP/2 is not built into gw') }",
   },
   {
-    file: 'lib/web/fetch/body.js',
-    expect: 'extractBody,',
-    contents: "module.exports = { extractBody () { throw new Error('fetch bodies are not built into gw') } }",
-  },
-  {
+    key: 'llhttp-constants',
     file: 'lib/llhttp/constants.js',
     expect: 'exports.ERROR = {',
     contents: `module.exports = ${JSON.stringify({ ERROR: llhttpConstants.ERROR, TYPE: llhttpConstants.TYPE })};`,
   },
-  {
-    // The lookup answers null ("not a well-known name"), and undici's callers then lower-case the
-    // name themselves: the same string, without building the tree of header names as it loads.
-    file: 'lib/core/tree.js',
-    expect: 'tree.insert(key, key)',
-    contents: 'module.exports = { tree: { lookup () { return null } } }',
-  },
   ...['llhttp-wasm', 'llhttp_simd-wasm'].map((name) => ({
+    key: 'llhttp-file',
     file: `lib/llhttp/${name}.js`,
     expect: "Buffer.from(wasmBase64, 'base64')",
     contents: `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, 'llhttp', '${name}.wasm'))`,
@@ -92,6 +75,7 @@ const PATCHES = [
     file: 'lib/dispatcher/client-h1.js',
     edits: [
       {
+        key: 'continue-100',
         find: `    if (statusCode === 100) {
       util.destroy(socket, new SocketError('bad response', util.getSocketInfo(socket)))
       return -1
@@ -101,6 +85,7 @@ const PATCHES = [
 `,
       },
       {
+        key: 'liftoff',
         find: `function lazyllhttp () {
 `,
         replace: `function lazyllhttp () {
@@ -111,6 +96,39 @@ const PATCHES = [
     ],
   },
 ];
+
+/**
+ * Measuring what each start-up edit buys (scripts/bench-patches.mjs): `--without=<name>,…` leaves
+ * those edits out, and `--out=<dir>` builds into <dir>/dist, with copies of bin/ and package.json,
+ * leaving dist/ alone. Such a build is for measuring only: it writes no build stamp.
+ */
+const SWITCHES = {
+  h2: "undici's HTTP/2 client stubbed",
+  'llhttp-constants': "llhttp's constants module reduced to the two tables undici reads",
+  'llhttp-file': 'llhttp read from a .wasm file instead of base64 text in the bundle',
+  liftoff: "llhttp compiled by V8's baseline WebAssembly compiler only (--liftoff-only)",
+  'undici-http': "undici's node:http import replaced by a stand-in",
+  'undici-assert': "undici's node:assert import replaced by a ten-line assert",
+  'lazy-crypto': "gw's node:crypto imports loaded on first call",
+  'commander-child-process': "commander's node:child_process loaded on first use",
+  'chalk-detection': "chalk's colour detection (supports-color) left out",
+};
+const argValue = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const without = new Set((argValue('without') ?? '').split(',').filter(Boolean));
+for (const name of without) if (!Object.hasOwn(SWITCHES, name)) throw new Error(`--without=${name}: not one of ${Object.keys(SWITCHES).join(', ')}`);
+/** Whether the start-up edit `key` is made (always, but in a --without build for measuring). */
+const on = (key) => key === undefined || !without.has(key);
+const OUT = argValue('out') === undefined ? fileURLToPath(new URL('..', import.meta.url)) : path.resolve(argValue('out'));
+const DIST = path.join(OUT, 'dist');
+const measuring = without.size > 0 || argValue('out') !== undefined;
+if (argValue('out') !== undefined) {
+  mkdirSync(path.join(OUT, 'bin'), { recursive: true });
+  copyFileSync(new URL('../bin/gw.cjs', import.meta.url), path.join(OUT, 'bin', 'gw.cjs'));
+  copyFileSync(new URL('../package.json', import.meta.url), path.join(OUT, 'package.json'));
+}
+/** The edits this build makes. */
+const stubs = STUBS.filter((stub) => on(stub.key));
+const patches = PATCHES.map((patch) => ({ ...patch, edits: patch.edits.filter((edit) => on(edit.key)) })).filter((patch) => patch.edits.length > 0);
 
 class BuildCheckError extends Error {}
 
@@ -153,14 +171,6 @@ for (const { file, text } of undiciSources) {
     fail(`undici/lib/${file} reads llhttp's constants beyond ERROR and TYPE (${[...names].join(', ')}): the stub no longer covers it`);
 }
 
-// The header-name tree is read by undici's util.js alone, as tree.lookup(name) ?? <the name lower-cased>.
-for (const { file, text } of undiciSources) {
-  if (file === path.join('core', 'tree.js') || !/require\('\.{1,2}\/(core\/)?tree(\.js)?'\)/.test(text)) continue;
-  const lookups = text.match(/\btree\.lookup\(value\) \?\? value\.toString\('latin1'\)\.toLowerCase\(\)/g)?.length ?? 0;
-  if (file !== path.join('core', 'util.js') || !text.includes("const { tree } = require('./tree')") || lookups !== (text.match(/\btree\./g)?.length ?? -1))
-    fail(`undici/lib/${file} uses the header-name tree beyond tree.lookup(name) ?? name.toLowerCase(): the stub no longer covers it`);
-}
-
 // undici's own code may call assert(condition[, message]) and nothing else of node:assert.
 for (const { file, text } of undiciSources) {
   if (!/require\('node:assert'\)/.test(text)) continue;
@@ -176,13 +186,13 @@ const markUsed = (key) => used.set(key, (used.get(key) ?? 0) + 1);
 const startupStubs = {
   name: 'startup-stubs',
   setup(b) {
-    for (const { file, contents } of STUBS) {
+    for (const { file, contents } of stubs) {
       b.onLoad({ filter: filterFor(file) }, () => {
         markUsed(file);
         return { contents, loader: 'js' };
       });
     }
-    for (const { file, edits } of PATCHES) {
+    for (const { file, edits } of patches) {
       b.onLoad({ filter: filterFor(file) }, (args) => {
         let contents = readFileSync(args.path, 'utf8');
         for (const { find, replace } of edits) {
@@ -198,7 +208,7 @@ const startupStubs = {
     // passes its own), and IncomingMessage, which undici compares with request bodies that are
     // node:http streams (gw's are strings). The sandbox and gw listen import node:http themselves.
     b.onResolve({ filter: /^node:http$/ }, (args) => {
-      if (!/[\\/]undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/.test(args.importer)) return undefined;
+      if (!on('undici-http') || !/[\\/]undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/.test(args.importer)) return undefined;
       markUsed('node:http');
       return { path: 'undici-http', namespace: 'gw-undici-http' };
     });
@@ -207,7 +217,7 @@ const startupStubs = {
       loader: 'js',
     }));
     b.onResolve({ filter: /^node:assert$/ }, (args) => {
-      if (!/[\\/]undici[\\/]/.test(args.importer)) return undefined;
+      if (!on('undici-assert') || !/[\\/]undici[\\/]/.test(args.importer)) return undefined;
       markUsed('node:assert');
       return { path: 'assert', namespace: 'gw-assert' };
     });
@@ -229,7 +239,7 @@ module.exports = assert`,
     // notifications, names temporary files): gw's own imports of it get a module that loads it on
     // first call. Each name gw imports must be listed; a missing one fails the build.
     b.onResolve({ filter: /^node:crypto$/ }, (args) => {
-      if (!/[\\/]src[\\/]/.test(args.importer)) return undefined;
+      if (!on('lazy-crypto') || !/[\\/]src[\\/]/.test(args.importer)) return undefined;
       markUsed('node:crypto');
       return { path: 'crypto', namespace: 'gw-lazy-crypto' };
     });
@@ -240,7 +250,7 @@ module.exports = assert`,
       loader: 'js',
     }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'gw-stub' } : undefined,
+      on('commander-child-process') && /[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'gw-stub' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'gw-stub' }, () => ({
       contents: "module.exports = new Proxy({}, { get: (_, name) => require('child_process')[name] })",
@@ -250,7 +260,7 @@ module.exports = assert`,
     // chalk loads; gw never asks it (IOStreams gives every Chalk an explicit level), so it is left
     // out: chalk's default instance, unused, gets no colour.
     b.onResolve({ filter: /^#supports-color$/ }, (args) =>
-      /[\\/]chalk[\\/]/.test(args.importer) ? { path: 'supports-color', namespace: 'gw-no-detection' } : undefined,
+      on('chalk-detection') && /[\\/]chalk[\\/]/.test(args.importer) ? { path: 'supports-color', namespace: 'gw-no-detection' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'gw-no-detection' }, () => ({
       contents: 'export default { stdout: false, stderr: false }; export function createSupportsColor() { return false; }',
@@ -291,7 +301,9 @@ const vendored = {
     b.onResolve({ filter }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'gw-vendor' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'gw-vendor' }, (args) => {
       const { file, member } = bySpecifier.get(args.path);
-      const load = `require(require('node:path').join(__dirname, 'vendor', ${JSON.stringify(file)}))`;
+      // Node ≥ 22.1's compile cache is turned on for the vendored files as the first is loaded
+      // (the launcher's hook, bin/gw.cjs; absent when the bundle is required without it).
+      const load = `(globalThis[Symbol.for('gw.enableCompileCache')]?.(), require(require('node:path').join(__dirname, 'vendor', ${JSON.stringify(file)})))`;
       // Imported in Node's way (esbuild's node mode): `default` is module.exports itself.
       return { contents: member === '' ? `module.exports = ${load};` : `module.exports = ${load}.${member};`, loader: 'js' };
     });
@@ -302,7 +314,7 @@ async function buildVendor() {
   for (const { file, entry } of VENDOR) {
     await build({
       stdin: { contents: entry, resolveDir: path.dirname(fileURLToPath(import.meta.url)), loader: 'js' },
-      outfile: `dist/vendor/${file}`,
+      outfile: path.join(DIST, 'vendor', file),
       bundle: true,
       format: 'cjs',
       platform: 'node',
@@ -335,7 +347,7 @@ const readable = process.argv.includes('--readable');
 // Node, as after `npm ci` in CI. `npm run build` always builds.
 // The stamp lives outside dist/ so that it is never packed, and names the bundle's size and time.
 const STAMP = new URL('../node_modules/.cache/gw-build/inputs', import.meta.url);
-const BUNDLE = new URL('../dist/gw.cjs', import.meta.url);
+const BUNDLE = path.join(DIST, 'gw.cjs');
 function buildInputs() {
   const hash = createHash('sha256').update(`${process.version} ${process.arch} ${process.execArgv.join(' ')}\n`);
   const files = ['scripts/build.mjs', 'package.json', 'package-lock.json'];
@@ -359,9 +371,9 @@ const bundleMark = () => {
   const info = statSync(BUNDLE, { throwIfNoEntry: false });
   return info === undefined ? 'none' : `${info.size} ${Math.floor(info.mtimeMs)}`;
 };
-const inputs = readable ? undefined : buildInputs();
+const inputs = readable || measuring ? undefined : buildInputs();
 if (process.argv.includes('--if-changed') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === `${inputs} ${bundleMark()}`) process.exit(0);
-rmSync(STAMP, { force: true });
+if (!measuring) rmSync(STAMP, { force: true });
 
 /**
  * The launcher's list of commands (bin/gw.cjs picks a command's V8 code cache by it, before it
@@ -384,7 +396,7 @@ const commands = await launcherCommands();
 
 const options = {
   entryPoints: ['src/main.ts'],
-  outfile: 'dist/gw.cjs',
+  outfile: BUNDLE,
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -401,7 +413,7 @@ const options = {
   logLevel: 'warning',
 };
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+rmSync(DIST, { recursive: true, force: true });
 await buildVendor();
 if (process.argv.includes('--watch')) {
   // npm run dev: rebuild dist/gw.cjs on every change under src/ until Ctrl-C.
@@ -410,7 +422,7 @@ if (process.argv.includes('--watch')) {
 } else {
   await build(options);
   writeWasm();
-  const bundled = readFileSync(new URL('../dist/gw.cjs', import.meta.url), 'utf8');
+  const bundled = readFileSync(BUNDLE, 'utf8');
   checkDynamicImports(bundled);
   if (bundled.slice(0, bundled.indexOf('\n')) !== `${COMMANDS_BANNER}${JSON.stringify(commands)}`)
     throw new BuildCheckError("the bundle's first line is not the launcher's list of commands (esbuild's banner)");
@@ -422,13 +434,13 @@ if (process.argv.includes('--watch')) {
     fail(
       `the bundle holds a non-ASCII character (${JSON.stringify(nonAscii[0])}, near ${JSON.stringify(nonAscii.input.slice(Math.max(0, nonAscii.index - 40), nonAscii.index + 10))}): write it as an escape in src/`,
     );
-  if (!used.get('node:crypto')) fail("gw's node:crypto imports were not made lazy");
-  if (!used.get('node:assert')) fail("undici's node:assert imports were not replaced");
-  if (/require\("(node:)?assert"\)/.test(bundled)) fail('the bundle still requires node:assert');
-  if (used.get('node:http') !== 2) fail(`undici's two node:http imports were not both replaced (${used.get('node:http') ?? 0})`);
-  for (const { file } of [...STUBS, ...PATCHES]) {
+  if (on('lazy-crypto') && !used.get('node:crypto')) fail("gw's node:crypto imports were not made lazy");
+  if (on('undici-assert') && !used.get('node:assert')) fail("undici's node:assert imports were not replaced");
+  if (on('undici-assert') && /require\("(node:)?assert"\)/.test(bundled)) fail('the bundle still requires node:assert');
+  if (on('undici-http') && used.get('node:http') !== 2) fail(`undici's two node:http imports were not both replaced (${used.get('node:http') ?? 0})`);
+  for (const { file } of [...stubs, ...patches]) {
     if (used.get(file)) continue;
-    rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+    rmSync(DIST, { recursive: true, force: true });
     fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
   }
   await writeCodeCaches();
@@ -440,12 +452,13 @@ if (process.argv.includes('--watch')) {
 
 /** The WebAssembly binaries of the stubbed base64 modules, decoded by those modules themselves. */
 function writeWasm() {
-  for (const { file, wasm } of STUBS) {
+  for (const { file, wasm } of stubs) {
     if (!wasm) continue;
-    mkdirSync(path.dirname(wasm), { recursive: true });
+    const target = path.join(OUT, wasm);
+    mkdirSync(path.dirname(target), { recursive: true });
     const bytes = require(path.join(undiciRoot, file));
     if (!WebAssembly.validate(bytes)) fail(`undici/${file} no longer holds a WebAssembly module`);
-    writeFileSync(wasm, bytes);
+    writeFileSync(target, bytes);
   }
 }
 
@@ -456,7 +469,7 @@ function writeWasm() {
  * exits. Other commands write theirs on first use. Never a reason for the build to fail.
  */
 async function writeCodeCaches() {
-  const gw = fileURLToPath(new URL('../bin/gw.cjs', import.meta.url));
+  const gw = path.join(OUT, 'bin', 'gw.cjs');
   const home = mkdtempSync(path.join(tmpdir(), 'gw-build-'));
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('GATEWAY_') && !/_proxy$/i.test(k) && k !== 'NODE_EXTRA_CA_CERTS'),

@@ -1,0 +1,231 @@
+// What the start-up benchmarks share (scripts/bench.mjs, scripts/bench-patches.mjs): the separate
+// local gateway, the floor, one measured run of a process, paired runs in alternating order, and
+// the statistics of per-pair ratios. Speed is never asserted: the scripts print what they measured.
+//
+// One run is a child process started with spawnSync; its wall time is taken around it (hrtime),
+// its peak RSS from GNU time (`/usr/bin/time -f %M`, the kernel's maxrss of the Node process), its
+// CPU time (user + system) from this process's own counters of waited-for children
+// (/proc/self/stat cutime + cstime: kept by the kernel in nanoseconds and summed, so the mean over
+// many runs is not biased by the 10 ms rounding of one reading). Without GNU time or /proc, the
+// child reports both itself through a preload (NODE_OPTIONS=--require, on both sides alike), as it
+// does with benchEnv(work, { childUsage: true }) for CPU times in microseconds (its own counters,
+// read as it exits: scripts/bench-patches.mjs compares two builds' CPU pair by pair).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const node = process.execPath;
+
+const gnuTime =
+  existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%M', 'true'], { encoding: 'utf8' }).status === 0 ? '/usr/bin/time' : undefined;
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+const childCpuSeconds = () => {
+  // Fields after the command's closing parenthesis: state is field 3, cutime 16 and cstime 17.
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / clockTicks;
+};
+const procStat = (() => {
+  try {
+    return Number.isFinite(childCpuSeconds());
+  } catch {
+    return false;
+  }
+})();
+
+/** How runs are measured, for the report's first line. */
+export const method = `wall: hrtime around spawnSync; peak RSS: ${gnuTime ? 'GNU time %M' : "the child's resourceUsage()"}; CPU: ${procStat ? 'cutime+cstime of /proc/self/stat' : "the child's resourceUsage()"}`;
+
+/**
+ * The environment both sides run with: no colour, a home of its own (no config file), no gateway
+ * settings inherited, and no NODE_EXTRA_CA_CERTS (Node reads and parses that file as every
+ * process starts, a constant cost to both sides that would hide what is measured; neither uses TLS).
+ */
+export function benchEnv(work, { childUsage = false } = {}) {
+  const env = { ...process.env, NO_COLOR: '1', HOME: work, XDG_STATE_HOME: path.join(work, 'state'), XDG_CONFIG_HOME: path.join(work, 'config') };
+  for (const k of Object.keys(env)) if (k.startsWith('GATEWAY_') || k === 'FORCE_COLOR' || /_proxy$/i.test(k) || k === 'NODE_OPTIONS') delete env[k];
+  const extraCaCerts = env.NODE_EXTRA_CA_CERTS !== undefined;
+  delete env.NODE_EXTRA_CA_CERTS;
+  if (!gnuTime || !procStat || childUsage) {
+    const reporter = path.join(work, 'usage.cjs');
+    writeFileSync(
+      reporter,
+      "process.on('exit',()=>{const u=process.resourceUsage();require('fs').writeSync(2,'\\nGW_BENCH_USAGE '+u.maxRSS+' '+(u.userCPUTime+u.systemCPUTime)/1e6+'\\n')});\n",
+    );
+    env.NODE_OPTIONS = `--require=${reporter}`;
+  }
+  return { env, extraCaCerts };
+}
+
+// Keys shaped like a real account's, not the sandbox's public test keys: gw scrubs a real key from
+// everything it reads and writes, and the benchmark must pay for that as a real set-up does.
+export const KEYS = { GATEWAY_MERCHANT_KEY: 'QX7ND2-KL9M4P-8RT3VW-6YB5HJ', GATEWAY_PAYOUT_KEY: 'PV4K8M-2NQ7XR-5TW9BC-3HJ6DF' };
+
+/** Starts the separate local gateway (scripts/bench-gateway.mjs); resolves to { url, counts(), stop() }. */
+export async function startGateway(env) {
+  const { NODE_OPTIONS: _preload, ...gatewayEnv } = env;
+  const child = spawn(node, [path.join(root, 'scripts', 'bench-gateway.mjs')], { env: gatewayEnv, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = [];
+  let waiting;
+  let text = '';
+  child.stdout.on('data', (chunk) => {
+    text += chunk;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n')) {
+      lines.push(text.slice(0, i));
+      text = text.slice(i + 1);
+      waiting?.();
+    }
+  });
+  const nextLine = () =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the bench gateway did not answer')), 10_000);
+      const check = () => {
+        if (lines.length === 0) return;
+        clearTimeout(timer);
+        waiting = undefined;
+        resolve(lines.shift());
+      };
+      waiting = check;
+      check();
+    });
+  const { url } = JSON.parse(await nextLine());
+  return {
+    url,
+    counts: async () => {
+      child.stdin.write('counts\n');
+      return JSON.parse(await nextLine());
+    },
+    stop: () => child.stdin.end(),
+  };
+}
+
+/**
+ * The floor: a bare Node process making one node:http request to the gateway and printing the
+ * answer. `floorArgv(file, url, path, body)` runs it; the file is written by writeFloor.
+ */
+export function writeFloor(work) {
+  const file = path.join(work, 'floor.mjs');
+  writeFileSync(
+    file,
+    `import http from 'node:http';
+const [url, body] = process.argv.slice(2);
+const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (c) => (text += c));
+  res.on('end', () => console.log(JSON.stringify(JSON.parse(text))));
+});
+req.end(body);
+`,
+  );
+  return file;
+}
+
+/** Exit codes a run may end with: 0, and 8 for `gw status` of a payment still open. */
+const SUCCESS_CODES = [0, 8];
+
+/** One run: wall ms, peak RSS in KB, CPU seconds (user + system). */
+export function runOnce({ argv, env, cwd }) {
+  const [cmd, ...args] = gnuTime ? [gnuTime, '-f', 'GW_BENCH_RSS %M', ...argv] : argv;
+  const cpuBefore = procStat ? childCpuSeconds() : 0;
+  const started = process.hrtime.bigint();
+  const child = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 30_000 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpuAfter = procStat ? childCpuSeconds() : 0;
+  if (!SUCCESS_CODES.includes(child.status)) throw new Error(`${argv.join(' ')} exited ${child.status ?? child.signal}: ${child.stderr}`);
+  const usage = /GW_BENCH_USAGE (\d+) ([\d.]+)/.exec(child.stderr);
+  const rss = gnuTime ? Number(/GW_BENCH_RSS (\d+)/.exec(child.stderr)?.[1]) : Number(usage?.[1]);
+  const cpu = usage ? Number(usage[2]) : cpuAfter - cpuBefore;
+  return { ms, rss, cpu };
+}
+
+/**
+ * Pairs in alternating order: pair 0 runs `base` then `subject`, pair 1 `subject` then `base`, …
+ * after `warmup` pairs not counted. Returns both sides' runs, pair by pair.
+ */
+export function pairs(subject, base, { count, warmup = 3 }) {
+  const runs = [];
+  for (let i = 0; i < warmup + count; i++) {
+    let s;
+    let b;
+    if (i % 2 === 0) {
+      b = runOnce(base);
+      s = runOnce(subject);
+    } else {
+      s = runOnce(subject);
+      b = runOnce(base);
+    }
+    if (i >= warmup) runs.push({ s, b });
+  }
+  return runs;
+}
+
+/** The p-quantile (0..1) of numbers, linearly interpolated. */
+export function quantile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (s.length - 1) * p;
+  const lo = Math.floor(at);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
+}
+
+/** The statistics of a list of per-pair ratios, and each side's medians and mean CPU. */
+export function summarise(runs) {
+  const spread = (xs) => ({
+    median: quantile(xs, 0.5),
+    p10: quantile(xs, 0.1),
+    p25: quantile(xs, 0.25),
+    p75: quantile(xs, 0.75),
+    p90: quantile(xs, 0.9),
+    min: Math.min(...xs),
+    max: Math.max(...xs),
+  });
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    n: runs.length,
+    time: spread(runs.map((r) => r.s.ms / r.b.ms)),
+    rss: spread(runs.map((r) => r.s.rss / r.b.rss)),
+    cpu: spread(runs.map((r) => r.s.cpu / r.b.cpu)),
+    subject: {
+      ms: quantile(
+        runs.map((r) => r.s.ms),
+        0.5,
+      ),
+      rss: quantile(
+        runs.map((r) => r.s.rss),
+        0.5,
+      ),
+      cpu: mean(runs.map((r) => r.s.cpu)),
+    },
+    base: {
+      ms: quantile(
+        runs.map((r) => r.b.ms),
+        0.5,
+      ),
+      rss: quantile(
+        runs.map((r) => r.b.rss),
+        0.5,
+      ),
+      cpu: mean(runs.map((r) => r.b.cpu)),
+    },
+  };
+}
+
+export const ratio = (x) => `${x.toFixed(3)}×`;
+export const range = (a, b) => `${a.toFixed(2)}–${b.toFixed(2)}`;
+
+/** The machine and how busy it is: load averages and the cores. */
+export function machine() {
+  const cpu = cpus();
+  return { cores: cpu.length, model: cpu[0]?.model?.trim() ?? 'unknown CPU', load: loadavg() };
+}
+
+/** "quiet" when the 1-minute load average is under a quarter of the cores, else what it was. */
+export function quietness(before, after) {
+  const worst = Math.max(before.load[0], after.load[0]);
+  const fmt = (m) => m.load.map((x) => x.toFixed(2)).join(' ');
+  const quiet = worst < before.cores / 4;
+  return `load average ${fmt(before)} before, ${fmt(after)} after (${before.cores} cores): ${quiet ? 'quiet' : 'NOT a quiet machine, ratios less certain'}`;
+}
