@@ -119,10 +119,20 @@ export function keyRefusal(endpoint: Endpoint, kind: KeyKind, missing: boolean):
     : versionedError(401, 'authentication_error', `invalid_${word}_api_key`, `Invalid ${word} API key`);
 }
 
-/** An operation this sandbox does not serve (yet): the one line that says so, in the endpoint's envelope. */
-export function notServedReply(endpoint: Endpoint, operation: string): GatewayReply {
-  const message = `${operation.charAt(0).toUpperCase()}${operation.slice(1)} is not served by this sandbox yet`;
-  return endpoint.envelope === 'legacy' ? legacy(501, message, {}, 501) : versionedError(501, 'api_error', 'not_implemented', message);
+/** What the not-served envelopes say: "<Operation> is not served by the gw sandbox". */
+export function notServedMessage(operation: string): string {
+  return `${operation.charAt(0).toUpperCase()}${operation.slice(1)} is not served by the gw sandbox`;
+}
+
+/**
+ * An operation of the gateway the sandbox does not serve (not-served.ts, or an operation module
+ * without a SANDBOX_BEHAVIOURS row): HTTP 501 in the endpoint's envelope, legacy `{result: 501,
+ * message}`, versioned `{data: {}, message, error: {type, key: not_served_by_sandbox, message},
+ * status: 501, version}`. Never a 404 or 405: the path is the gateway's, the sandbox lacks it.
+ */
+export function notServedReply(endpoint: Pick<Endpoint, 'envelope'>, operation: string): GatewayReply {
+  const message = notServedMessage(operation);
+  return endpoint.envelope === 'legacy' ? legacy(501, message, {}, 501) : versionedError(501, 'api_error', 'not_served_by_sandbox', message);
 }
 
 /** What can go wrong with a request before any operation sees it. */

@@ -25,7 +25,18 @@ import type { Api, KeyKind, Operation } from '../operations/codec.js';
 import { CREATE_PAYMENT, type CreatedPayment } from '../operations/create-payment.js';
 import { PAYMENT_HISTORY, type PaymentHistoryAnswer } from '../operations/payment-history.js';
 import { PAYMENT_INFO, type PaymentKind, type PaymentRecord } from '../operations/payment-info.js';
+import { MERCHANT_RATE } from '../operations/merchant-rate.js';
 import { RATE, type RateAnswer } from '../operations/rate.js';
+import {
+  PRICES,
+  SUPPORTED_CURRENCIES,
+  SUPPORTED_NETWORKS,
+  SYSTEM_STATUS,
+  type CurrenciesAnswer,
+  type NetworksAnswer,
+  type PricesAnswer,
+  type SystemStatusAnswer,
+} from '../operations/reference-data.js';
 import { matchNetwork } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
 import { SandboxEvents, type PaymentSnapshot } from './events.js';
@@ -51,7 +62,7 @@ import {
   type TriggerState,
 } from './lifecycle.js';
 import { SANDBOX_OFFERINGS } from './offerings.js';
-import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances } from './prices.js';
+import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances, usdPrices } from './prices.js';
 import { decodeTrackId, encodeTrackId, MAX_AMOUNT_DIGITS, type TrackIdFields } from './track-id.js';
 
 /** Request fields under their canonical names: strings (form encoding, query) or lossless-json values (JSON). */
@@ -129,6 +140,24 @@ function sandboxTxId(trackId: string, n = 0): string {
 
 /** Confirmations a transaction shows: one while confirming, then a dozen (none for a failed one). */
 const CONFIRMATIONS: Readonly<Record<PlannedTx['state'], number>> = { confirming: 1, confirmed: 12, failed: 0 };
+
+/** The coins' names, for the supported-currencies answer. */
+const COIN_NAMES: Readonly<Record<string, string>> = {
+  BTC: 'Bitcoin',
+  ETH: 'Ethereum',
+  USDT: 'Tether',
+  USDC: 'USD Coin',
+  LTC: 'Litecoin',
+  DOGE: 'Dogecoin',
+  TRX: 'Tron',
+  BNB: 'BNB',
+  POL: 'Polygon',
+  SOL: 'Solana',
+  TON: 'Toncoin',
+  XMR: 'Monero',
+  BCH: 'Bitcoin Cash',
+  DASH: 'Dash',
+};
 
 /** The coin a mixed payment's second transaction is in: BTC, or ETH when the payment is in BTC. */
 function secondOffering(payCurrency: string): Offering {
@@ -311,6 +340,48 @@ export class SandboxGateway {
     // The interface document calls `data` an "array of objects" keyed by symbol; the gateway's own
     // client reads an object map. The sandbox answers with the object map {"BTC":"0.1",...}.
     return ok({ balances: { [currency.value]: amount } });
+  }
+
+  /** The USD price of every coin the sandbox knows (fixed: prices.ts), fiat left out. No key. */
+  prices(): Answer<PricesAnswer> {
+    return ok({ prices: usdPrices(isFiat) });
+  }
+
+  /**
+   * Every coin the sandbox offers with its networks (offerings.ts). The sandbox moves no money:
+   * its fees and minimums are 0, and a transaction is confirmed at 12 confirmations (what its
+   * transactions show once confirmed).
+   */
+  supportedCurrencies(): Answer<CurrenciesAnswer> {
+    const symbols = this.acceptedList();
+    return ok({
+      currencies: symbols.map((symbol) => ({
+        symbol,
+        name: COIN_NAMES[symbol] ?? symbol,
+        status: true,
+        networks: this.offerings()
+          .filter((o) => o.payCurrency === symbol)
+          .map((o) => ({
+            network: o.network,
+            name: o.network,
+            requiredConfirmations: CONFIRMATIONS.confirmed,
+            withdrawFee: '0',
+            withdrawMin: '0',
+            depositMin: '0',
+            staticFixedFee: '0',
+          })),
+      })),
+    });
+  }
+
+  /** The networks the sandbox's coins are on, each once, in offering order. No key. */
+  supportedNetworks(): Answer<NetworksAnswer> {
+    return ok({ list: [...new Set(this.offerings().map((o) => o.network))] });
+  }
+
+  /** The sandbox is up whenever it answers. No key. */
+  systemStatus(): Answer<SystemStatusAnswer> {
+    return ok({ status: true });
   }
 
   /** How many `toCurrency` one `fromCurrency` is worth (the legacy endpoint takes no key). */
@@ -901,4 +972,10 @@ export const SANDBOX_BEHAVIOURS: readonly SandboxBehaviour[] = [
   { operation: PAYMENT_HISTORY, serve: (g, fields) => g.paymentHistory(fields) },
   { operation: BALANCE, serve: (g, fields) => g.balance(fields) },
   { operation: RATE, serve: (g, fields) => g.rate(fields) },
+  // The official Node library's exchangeRate (legacy only, merchant key), and the keyless reference data.
+  { operation: MERCHANT_RATE, serve: (g, fields) => g.rate(fields) },
+  { operation: PRICES, serve: (g) => g.prices() },
+  { operation: SUPPORTED_CURRENCIES, serve: (g) => g.supportedCurrencies() },
+  { operation: SUPPORTED_NETWORKS, serve: (g) => g.supportedNetworks() },
+  { operation: SYSTEM_STATUS, serve: (g) => g.systemStatus() },
 ];

@@ -56,6 +56,11 @@ export function usdPrice(symbol: string): string | undefined {
   return own(USD_PRICES, symbol);
 }
 
+/** The USD price of every symbol the sandbox knows but `except` (the fiat ones, for the prices operation), in a fixed order. */
+export function usdPrices(except: (symbol: string) => boolean = () => false): Record<string, string> {
+  return Object.fromEntries(Object.entries(USD_PRICES).filter(([symbol]) => !except(symbol)));
+}
+
 /** Whether the sandbox has a price for `symbol` (crypto or fiat). */
 export function isKnownCurrency(symbol: string): boolean {
   return usdPrice(symbol) !== undefined;

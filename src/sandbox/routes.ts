@@ -12,6 +12,7 @@ import { decodeRequestFields, type Api, type Endpoint, type WireFields } from '.
 import { OPERATIONS, type OperationName } from '../operations/index.js';
 import { failureReply, keyRefusal, notServedReply, successReply, type GatewayReply } from './envelopes.js';
 import { SANDBOX_BEHAVIOURS, type RequestFields, type SandboxBehaviour, type SandboxGateway } from './gateway.js';
+import { NOT_SERVED, unservedAt, unservedPaths } from './not-served.js';
 
 /** Which envelope the route answers in, also for 404/405 and failures under its prefix. */
 export type RouteStyle = 'legacy' | 'versioned' | 'control';
@@ -30,6 +31,8 @@ export interface SandboxRequest {
 
 export interface Route {
   method: 'GET' | 'POST';
+  /** Answers every method of its path (the not-served routes: 501 whatever the method), its body unread. */
+  anyMethod?: boolean;
   /** e.g. `/merchants/inquiry` or `/v1/payment/:track_id`. */
   pattern: string;
   style: RouteStyle;
@@ -153,3 +156,25 @@ export function operationRoutes(): Route[] {
     ),
   );
 }
+
+/**
+ * The gateway's paths the sandbox does not serve (not-served.ts): 501 from every method, in the
+ * path's envelope, naming the operation. They come before the operations' routes, so a literal
+ * path such as /v1/payment/stats is never read as a track id.
+ */
+export function notServedRoutes(): Route[] {
+  return unservedPaths().map((path): Route => {
+    const first = unservedAt(path, 'GET') as NonNullable<ReturnType<typeof unservedAt>>;
+    const envelope = first.endpoint.api === 'legacy' ? 'legacy' : 'versioned';
+    return {
+      method: first.endpoint.method,
+      anyMethod: true,
+      pattern: path,
+      style: envelope,
+      handle: (_gateway, request) => notServedReply({ envelope }, (unservedAt(path, request.method) ?? first).operation.name),
+    };
+  });
+}
+
+/** Every operation the sandbox does not serve, by name (docs/sandbox.md's table). */
+export const NOT_SERVED_NAMES: readonly string[] = NOT_SERVED.map((o) => o.name);

@@ -20,7 +20,7 @@ import { parse, stringify } from 'lossless-json';
 import { CONTROL_PREFIX, CONTROL_ROUTES, controlError } from './control-routes.js';
 import { problemReply, type GatewayReply, type RequestProblem } from './envelopes.js';
 import type { RequestFields, SandboxGateway } from './gateway.js';
-import { matchPattern, operationRoutes, type Route, type RouteStyle } from './routes.js';
+import { matchPattern, notServedRoutes, operationRoutes, type Route, type RouteStyle } from './routes.js';
 
 /** Largest request body the sandbox reads. */
 export const BODY_LIMIT = 64 * 1024;
@@ -46,9 +46,13 @@ export interface EncodedReply {
 /** The image a white-label answer's QRCode field links to (no key: a link to hand to the payer). */
 const QR_ROUTE: Route = { method: 'GET', pattern: '/qr/:file', style: 'legacy', handle: (g, r) => g.qrImage(r.params.file ?? '') };
 
-/** Every route the sandbox serves: every operation's endpoints (keys checked as their codecs say), the QR images, the control routes. */
+/**
+ * Every route the sandbox serves: the gateway's paths it does not serve (501, first: a literal path
+ * wins over a pattern), every operation's endpoints (keys checked as their codecs say), the QR
+ * images, the control routes.
+ */
 export function sandboxRoutes(): readonly Route[] {
-  return [...operationRoutes(), QR_ROUTE, ...CONTROL_ROUTES];
+  return [...notServedRoutes(), ...operationRoutes(), QR_ROUTE, ...CONTROL_ROUTES];
 }
 
 /** Versioned paths get versioned answers, whatever goes wrong; control paths plain JSON. */
@@ -80,13 +84,19 @@ export async function serve(gateway: SandboxGateway, routes: readonly Route[], r
     return params === undefined ? [] : [{ route, params }];
   });
   if (matching.length === 0) return notFound(styleOf(path), path);
-  const found = matching.find((m) => m.route.method === method);
+  const found = matching.find((m) => m.route.method === method || m.route.anyMethod === true);
   if (found === undefined) {
     const first = matching[0];
     return methodNotAllowed(first?.route.style ?? styleOf(path), method, [...new Set(matching.map((m) => m.route.method))].join(', '));
   }
 
   let fields: RequestFields = Object.create(null) as Record<string, unknown>;
+  const query = new URL(request.target, 'http://sandbox.invalid').searchParams;
+  if (found.route.anyMethod === true) {
+    // Not served whatever the body says: it is read (so the connection stays usable) and ignored.
+    if (method === 'POST' || hasBody(request.headers)) if ((await request.body()) === 'aborted') return 'aborted';
+    return found.route.handle(gateway, { method, path, params: found.params, query, headers: request.headers, fields });
+  }
   // A GET may carry a JSON body too: the gateway's own Node client sends its filters that way.
   if (method === 'POST' || hasBody(request.headers)) {
     const body = await request.body();
@@ -100,7 +110,6 @@ export async function serve(gateway: SandboxGateway, routes: readonly Route[], r
     }
     fields = decoded;
   }
-  const query = new URL(request.target, 'http://sandbox.invalid').searchParams;
   return found.route.handle(gateway, { method, path, params: found.params, query, headers: request.headers, fields });
 }
 

@@ -384,7 +384,7 @@ describe('GET /v1/payment/{track_id}: the payment record through the v1 codec', 
 
   it('needs the header key before anything; an operation the sandbox does not serve says so (501)', () => {
     expectReply(v1('paymentInfo', { track_id: 'sbx123' }, null), 401, 'missing_merchant_api_key');
-    expectReply(notServedReply(V1_INFO, PAYMENT_INFO.name), 501, 'not_implemented', 'Payment information is not served by this sandbox yet');
+    expectReply(notServedReply(V1_INFO, PAYMENT_INFO.name), 501, 'not_served_by_sandbox', 'Payment information is not served by the gw sandbox');
   });
 });
 
