@@ -125,7 +125,7 @@ export function newCmdSandbox(
       });
     });
   withHelp(trigger, {
-    examples: ['gw sandbox trigger sbx4k2m9q1z7a paid', 'gw sandbox trigger sbx4k2m9q1z7a confirming --url http://127.0.0.1:8080'],
+    examples: ['gw sandbox trigger 184729305 paid', 'gw sandbox trigger 184729305 confirming --url http://127.0.0.1:8080'],
     json: '{"ok": true, "trackId", "status", "callbackUrl", "notification": {"url", "attempt", "result", "httpStatus", "answer", "error", "nextRetryMs"} | null}',
   });
   const resend = new Command('resend')
@@ -143,7 +143,7 @@ export function newCmdSandbox(
       });
     });
   withHelp(resend, {
-    examples: ['gw sandbox resend sbx4k2m9q1z7a'],
+    examples: ['gw sandbox resend 184729305'],
     json: '{"ok": true, "trackId", "notification": {"url", "attempt", "result", "httpStatus", "answer", "error", "nextRetryMs"}}',
   });
   return command.addCommand(trigger).addCommand(resend);

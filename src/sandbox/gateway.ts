@@ -4,13 +4,16 @@
 // with a Failure (a result code and message). Keys, field names, JSON types and envelopes are the
 // operations' codecs' business (routes.ts, envelopes.ts): the same tables the client reads with.
 //
-// Payments have a lifecycle (lifecycle.ts: the one module with the rules) and a track id that
-// carries what the lifecycle needs (track-id.ts), so a payment created by an earlier process is
-// answered for by this one. Every change of a payment created here is emitted on `events`
-// (events.ts) when it happens: a timer (unref'd, cleared by close()) is set for each payment's next
-// transition, and every inquiry or list brings the emitted state up to date first, so listeners
-// hear each transition once and in order even when a timer is late.
+// Payments have a lifecycle (lifecycle.ts: the one module with the rules) and a numeric track id
+// (9 digits, as the gateway's); with a journal (`--sandbox` runs) each payment's record is written
+// there, so a payment created by an earlier process is answered for by this one. Ids of before,
+// `sbx…`, carry the record themselves (track-id.ts) and are still answered for. Every change of a
+// payment created here is emitted on `events` (events.ts) when it happens: a timer (unref'd,
+// cleared by close()) is set for each payment's next transition, and every inquiry or list brings
+// the emitted state up to date first, so listeners hear each transition once and in order even
+// when a timer is late.
 
+import { randomInt } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { isLosslessNumber } from 'lossless-json';
@@ -41,8 +44,9 @@ import { matchNetwork } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
 import { SandboxEvents, type PaymentSnapshot } from './events.js';
 import { fail, ok, type Answer, type GatewayReply } from './envelopes.js';
-import type { SandboxJournal } from './journal.js';
+import type { JournalEntry, JournalRecord, SandboxJournal } from './journal.js';
 import {
+  OUTCOMES,
   creditedAt,
   DEFAULT_SETTLE_SECONDS,
   expiresAt,
@@ -63,7 +67,7 @@ import {
 } from './lifecycle.js';
 import { SANDBOX_OFFERINGS } from './offerings.js';
 import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances, usdPrices } from './prices.js';
-import { decodeTrackId, encodeTrackId, MAX_AMOUNT_DIGITS, type TrackIdFields } from './track-id.js';
+import { decodeTrackId, MAX_AMOUNT_DIGITS } from './track-id.js';
 
 /** Request fields under their canonical names: strings (form encoding, query) or lossless-json values (JSON). */
 export type RequestFields = Readonly<Record<string, unknown>>;
@@ -482,16 +486,7 @@ export class SandboxGateway {
     const createdAt = Math.floor(this.config.now() / 1000);
     const settleSeconds = this.config.settleSeconds ?? DEFAULT_SETTLE_SECONDS;
     const outcome = outcomeOf(echoed.orderId);
-    const trackId = this.newTrackId({
-      createdAt,
-      lifeTime,
-      offering: SANDBOX_OFFERINGS.indexOf(offering),
-      outcome,
-      settleSeconds,
-      currency,
-      amount: amount.plain,
-    });
-    if (trackId === undefined) return fail(500, 'Internal error: the payment cannot be given a sandbox track id');
+    const trackId = this.newTrackId();
     const payment: SandboxPayment = {
       kind: 'white-label',
       trackId,
@@ -517,7 +512,9 @@ export class SandboxGateway {
     };
     payment.expiredAt = expiresAt(planOf(payment));
     this.payments.set(trackId, payment);
-    if (this.config.journal !== undefined && !this.config.journal.append({ trackId, orderId: payment.orderId })) this.unjournaled.add(trackId);
+    if (this.config.journal !== undefined && !this.config.journal.append({ trackId, orderId: payment.orderId, record: recordOf(payment) })) {
+      this.unjournaled.add(trackId);
+    }
     this.#startLifecycle(payment);
 
     // Amounts echoed with the digits received (same currency: the pay amount too).
@@ -674,7 +671,7 @@ export class SandboxGateway {
     for (const entry of journal.newest()) {
       if (seen.has(entry.trackId)) continue;
       seen.add(entry.trackId);
-      const payment = this.payments.get(entry.trackId) ?? this.#fromTrackId(entry.trackId, entry.orderId);
+      const payment = this.payments.get(entry.trackId) ?? this.#fromEntry(entry);
       if (payment === undefined) continue;
       if (floor === undefined && taken.length >= need) {
         const newest = taken.map((p) => p.createdAt).sort((a, b) => b - a);
@@ -697,7 +694,7 @@ export class SandboxGateway {
     for (const entry of this.config.journal?.withOrderId(orderId) ?? []) {
       if (seen.has(entry.trackId)) continue;
       seen.add(entry.trackId);
-      const payment = this.#fromTrackId(entry.trackId, entry.orderId);
+      const payment = this.#fromEntry(entry);
       if (payment !== undefined) found.push(payment);
     }
     return found;
@@ -710,15 +707,57 @@ export class SandboxGateway {
   }
 
   /**
-   * A payment by track id: one created here, else one the id describes (created by an earlier
-   * process), with its order id from the journal when it is there.
+   * A payment by track id: one created here, else one the journal records (created by an earlier
+   * process), else one an `sbx…` id of before describes, with its order id from the journal when
+   * it is there.
    */
   resolve(trackId: string): SandboxPayment | undefined {
     const known = this.payments.get(trackId);
     if (known !== undefined) return known;
-    if (decodeTrackId(trackId) === undefined) return undefined;
-    const orderId = this.config.journal?.find(trackId)?.orderId ?? '';
-    return this.#fromTrackId(trackId, orderId);
+    if (trackId.startsWith('sbx')) {
+      if (decodeTrackId(trackId) === undefined) return undefined;
+      const orderId = this.config.journal?.find(trackId)?.orderId ?? '';
+      return this.#fromTrackId(trackId, orderId);
+    }
+    const entry = /^[1-9]\d{0,14}$/.test(trackId) ? this.config.journal?.find(trackId) : undefined;
+    return entry === undefined ? undefined : this.#fromEntry(entry);
+  }
+
+  /** A journal entry's payment: from its record, or from its `sbx…` id. */
+  #fromEntry(entry: JournalEntry): SandboxPayment | undefined {
+    const r = entry.record;
+    if (r === undefined) return this.#fromTrackId(entry.trackId, entry.orderId);
+    const offering = SANDBOX_OFFERINGS.find((o) => o.payCurrency === r.payCurrency && o.network === r.network);
+    const outcome = OUTCOMES.find((o) => o === r.outcome);
+    if (offering === undefined || outcome === undefined || r.lifeTime === 0 || r.settleSeconds === 0) return undefined;
+    const priced = price(r.amount, r.currency, offering.payCurrency);
+    if (priced === undefined) return undefined;
+    const payment: SandboxPayment = {
+      kind: 'white-label',
+      trackId: entry.trackId,
+      amount: r.amount,
+      currency: r.currency,
+      payAmount: priced.payAmount,
+      payCurrency: offering.payCurrency,
+      network: offering.network,
+      address: deriveSandboxAddress(offering.networkId, entry.trackId),
+      rate: priced.rate,
+      lifeTime: r.lifeTime,
+      feePaidByPayer: 0,
+      underPaidCover: '0',
+      callbackUrl: '',
+      description: '',
+      email: '',
+      orderId: entry.orderId,
+      createdAt: r.createdAt,
+      expiredAt: 0,
+      outcome,
+      settleSeconds: r.settleSeconds,
+      // Read from the journal: the API it was made through is not recorded there.
+      api: 'legacy',
+    };
+    payment.expiredAt = expiresAt(planOf(payment));
+    return payment;
   }
 
   /** What the id carries, priced and addressed as when it was created; undefined if it carries no payment. */
@@ -768,7 +807,7 @@ export class SandboxGateway {
     for (const entry of this.config.journal?.newest() ?? []) {
       if (seen.has(entry.trackId)) continue;
       seen.add(entry.trackId);
-      const payment = this.#fromTrackId(entry.trackId, entry.orderId);
+      const payment = this.#fromEntry(entry);
       if (payment !== undefined) yield payment;
     }
   }
@@ -911,14 +950,39 @@ export class SandboxGateway {
     };
   }
 
-  /** A track id for a new payment, never reused within this sandbox; undefined when the id cannot carry it. */
-  private newTrackId(fields: Omit<TrackIdFields, 'nonce'>): string | undefined {
+  /**
+   * A new track id: 9 digits, as the gateway's (a JSON integer, and an int32, keeps it exactly),
+   * drawn at random and drawn again if this sandbox or the journal has it already.
+   */
+  private newTrackId(): string {
     for (;;) {
-      // The nonce only keeps two payments of the same second apart (and is retried on a clash).
-      const id = encodeTrackId({ ...fields, nonce: Math.floor(Math.random() * 0x10000) });
-      if (id === undefined || !this.payments.has(id)) return id;
+      const id = String(randomInt(100_000_000, 1_000_000_000));
+      if (!this.payments.has(id) && !this.#journaled(id)) return id;
     }
   }
+
+  /** Whether the journal has a payment with this id (a journal that cannot be read has none: the append will say why). */
+  #journaled(trackId: string): boolean {
+    try {
+      return this.config.journal?.find(trackId) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** What the journal records of a payment created here: what a later process needs to answer for it. */
+function recordOf(p: SandboxPayment): JournalRecord {
+  return {
+    createdAt: p.createdAt,
+    lifeTime: p.lifeTime,
+    payCurrency: p.payCurrency,
+    network: p.network,
+    outcome: p.outcome,
+    settleSeconds: p.settleSeconds,
+    currency: p.currency,
+    amount: p.amount,
+  };
 }
 
 type IdField = { kind: 'absent' } | { kind: 'invalid' } | { kind: 'ok'; value: string };

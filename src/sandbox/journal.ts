@@ -1,12 +1,16 @@
-// A journal of the payments `--sandbox` runs created, so that a later `gw payments --order-id …
-// --sandbox` (another process, another in-process sandbox) finds them. The track id carries
-// everything else (track-id.ts); the journal adds only what it cannot: the order id.
+// A journal of the payments `--sandbox` runs created, so that a later `gw status <id> --sandbox` or
+// `gw payments --order-id … --sandbox` (another process, another in-process sandbox) finds them.
+// A track id is a number (like the gateway's: 9 digits) and carries nothing: the journal's line
+// holds what the lifecycle needs to answer for the payment at any time (its record: creation
+// time, lifetime, coin and network, outcome, settle time, amount and currency) and its order id.
+// Lines written before track ids were numbers hold only `{trackId, orderId}`, their `sbx…` id
+// carrying the rest (track-id.ts); they are read as they always were.
 //
 // - Where: sandboxJournalPath() (options.ts): $XDG_STATE_HOME/gateway/sandbox-payments.jsonl
 //   (default ~/.local/state/gateway/…), the folder created 0700, the files 0600, never followed
 //   through a symbolic link.
-// - What: one JSON line per payment, {"trackId", "orderId"}, newest last. No amounts, e-mails or
-//   descriptions.
+// - What: one JSON line per payment, {"trackId", the record's fields, "orderId"} (the order id
+//   last: withOrderId() looks for its text), newest last. No e-mails, descriptions or callback URLs.
 // - Many writers, nothing lost: every process appends its line with ONE write() on a descriptor
 //   opened O_APPEND, which the kernel places at the end of the file whole, whoever else appends at
 //   the same time (on a local file system). Nothing ever rewrites a file in place.
@@ -41,9 +45,29 @@ const NEWLINE = 0x0a;
 /** A rotation lock older than this was left by a process that died. */
 const LOCK_STALE_MS = 30_000;
 
+/** What a payment's lifecycle needs, recorded with its numeric track id (an `sbx…` id carries it instead). */
+export interface JournalRecord {
+  /** Unix seconds. */
+  createdAt: number;
+  /** Minutes. */
+  lifeTime: number;
+  payCurrency: string;
+  /** The network's display name, as answers carry it. */
+  network: string;
+  /** The final state its order id chose (lifecycle.ts's OUTCOMES). */
+  outcome: string;
+  settleSeconds: number;
+  /** The currency the amount was asked in. */
+  currency: string;
+  /** The amount asked for, a plain decimal with its digits as sent. */
+  amount: string;
+}
+
 export interface JournalEntry {
   trackId: string;
   orderId: string;
+  /** The payment's record; absent on the lines of `sbx…` ids, which carry it. */
+  record?: JournalRecord;
 }
 
 export interface JournalOptions {
@@ -57,12 +81,27 @@ export interface JournalOptions {
 /** The journal cannot be used: too large, not a regular file, or a line that is not an entry. */
 export class JournalError extends ConfigError {
   constructor(file: string, problem: string) {
-    super(`the sandbox journal ${file} cannot be used: ${problem}`, 'move it away (gw starts a new one) or delete it; it only maps track ids to order ids');
+    super(`the sandbox journal ${file} cannot be used: ${problem}`, 'move it away (gw starts a new one) or delete it; it only records sandbox payments');
     this.name = 'JournalError';
   }
 }
 
-const TRACK_ID = /^sbx[0-9a-z]{1,80}$/;
+/** A numeric track id (up to 15 digits: a JSON number keeps it exactly), or one of before (`sbx…`, carrying its record). */
+const TRACK_ID = /^(?:[1-9]\d{0,14}|sbx[0-9a-z]{1,80})$/;
+const SHORT_TEXT = /^[\x20-\x7e]{1,64}$/;
+const AMOUNT = /^\d{1,40}(?:\.\d{1,40})?$/;
+
+/** The record of a line, or undefined when its fields are not one. */
+function parseRecord(v: Record<string, unknown>): JournalRecord | undefined {
+  const { createdAt, lifeTime, payCurrency, network, outcome, settleSeconds, currency, amount } = v;
+  const whole = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  const text = (t: unknown): t is string => typeof t === 'string' && SHORT_TEXT.test(t);
+  if (!whole(createdAt) || !whole(lifeTime) || !whole(settleSeconds) || !text(payCurrency) || !text(network) || !text(outcome) || !text(currency)) {
+    return undefined;
+  }
+  if (typeof amount !== 'string' || !AMOUNT.test(amount)) return undefined;
+  return { createdAt, lifeTime, payCurrency, network, outcome, settleSeconds, currency, amount };
+}
 
 /** One line as an entry, or undefined when it is not one. */
 function parseLine(line: string): JournalEntry | undefined {
@@ -73,9 +112,31 @@ function parseLine(line: string): JournalEntry | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { trackId, orderId } = value as Record<string, unknown>;
+  const fields = value as Record<string, unknown>;
+  const { trackId, orderId } = fields;
   if (typeof trackId !== 'string' || !TRACK_ID.test(trackId) || typeof orderId !== 'string' || orderId.length > MAX_ORDER_ID) return undefined;
-  return { trackId, orderId };
+  if (trackId.startsWith('sbx')) return { trackId, orderId };
+  const record = parseRecord(fields);
+  return record === undefined ? undefined : { trackId, orderId, record };
+}
+
+/** The line of an entry: the track id first, the order id last (withOrderId() looks for `"orderId":…}`). */
+function lineOf(entry: JournalEntry): string {
+  const r = entry.record;
+  const record =
+    r === undefined
+      ? {}
+      : {
+          createdAt: r.createdAt,
+          lifeTime: r.lifeTime,
+          payCurrency: r.payCurrency,
+          network: r.network,
+          outcome: r.outcome,
+          settleSeconds: r.settleSeconds,
+          currency: r.currency,
+          amount: r.amount,
+        };
+  return `${JSON.stringify({ trackId: entry.trackId, ...record, orderId: entry.orderId })}\n`;
 }
 
 export class SandboxJournal {
@@ -103,7 +164,7 @@ export class SandboxJournal {
    * the sandbox goes on (the payment is only missing from later lookups by order id). True when written.
    */
   append(entry: JournalEntry): boolean {
-    const line = Buffer.from(`${JSON.stringify({ trackId: entry.trackId, orderId: entry.orderId })}\n`);
+    const line = Buffer.from(lineOf(entry));
     let size: number;
     let inode: number;
     try {

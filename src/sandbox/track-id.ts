@@ -1,4 +1,8 @@
-// The sandbox's track ids carry the payment: when it was created, its lifetime, the offering (coin
+// The sandbox's track ids of before (`sbx…`; new payments get numeric ids, gateway.ts, with their
+// record in the journal, journal.ts). Journals on users' machines still hold them, so every sandbox
+// still answers for one from the id alone; the encoder stays for tests and benchmarks.
+//
+// Such a track id carries the payment: when it was created, its lifetime, the offering (coin
 // and network), the outcome its order id chose, the settle time, and the amount and currency asked
 // for. Every `--sandbox` run starts its own in-process sandbox, so a later `gw status <id>
 // --sandbox` has no memory of the payment: it decodes the id and the lifecycle (lifecycle.ts)

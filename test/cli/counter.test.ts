@@ -83,7 +83,20 @@ describe('a later run finds the payment', () => {
 
     const journal = path.join(cwd, '.local', 'state', 'gateway', 'sandbox-payments.jsonl');
     expect(statSync(journal).mode & 0o777).toBe(0o600);
-    expect(readFileSync(journal, 'utf8')).toBe(`${JSON.stringify({ trackId, orderId: 'later-1' })}\n`);
+    // One line: the payment's record (what a later process answers from), the order id last.
+    expect(JSON.parse(readFileSync(journal, 'utf8'))).toEqual({
+      trackId,
+      createdAt: expect.any(Number),
+      lifeTime: 60,
+      payCurrency: 'BTC',
+      network: 'Bitcoin Network',
+      outcome: 'paid',
+      settleSeconds: 10,
+      currency: 'USD',
+      amount: '25',
+      orderId: 'later-1',
+    });
+    expect(readFileSync(journal, 'utf8')).toMatch(/^\{"trackId":"[1-9]\d{8}",.*,"orderId":"later-1"\}\n$/);
   });
 
   it('gw pay --reuse-if-exists after a failure: the open payment is shown again, no second one is created', async () => {
@@ -97,7 +110,7 @@ describe('a later run finds the payment', () => {
     expect(list.total).toBe(1);
     const paid = await gw(['pay', '25', 'USDT', '--sandbox', '--order-id', 'retry-1', '--reuse-if-exists'], { cwd, clock: at(60_000) });
     expect(paid.exitCode).toBe(0);
-    expect(paid.stderr).toMatch(/order "retry-1" is already paid \(payment sbx[0-9a-z]+\): no new payment was created/);
+    expect(paid.stderr).toMatch(/order "retry-1" is already paid \(payment [1-9]\d{8}\): no new payment was created/);
   });
 
   it('without --order-id gw sends its own, and shows it; gw payments finds the payment by it', async () => {

@@ -64,7 +64,7 @@ describe('--sandbox --api v1: the same documents as the interface endpoints', ()
     }
     expect(v1.amount).toBe('0.123456789012345678');
     expect(v1.underPaidCover).toBe('2.50');
-    expect(v1.trackId).toMatch(/^sbx/);
+    expect(v1.trackId).toMatch(/^[1-9]\d{8}$/);
     expect(v1.uri).toBe(`ethereum:${String(v1.address)}@1?value=123456789012345678`);
     expect((v1.expiredAt as number) - (v1.createdAt as number)).toBe(30 * 60);
   });

@@ -101,7 +101,7 @@ describe('sandboxRun: notifications', () => {
         expect(entries[1]).toMatchObject({ attempt: 2, result: 'not-acknowledged', nextRetryMs: null });
       } else {
         expect(log()).toMatch(
-          /^\d\d:\d\d:\d\d notify sbx\w+ waiting → http:\/\/127\.0\.0\.1:\d+\/hooks: HTTP 204 \(empty body\), not "ok" \(attempt 1\/2\); retry in 0\.01 s\n/,
+          /^\d\d:\d\d:\d\d notify [1-9]\d{8} waiting → http:\/\/127\.0\.0\.1:\d+\/hooks: HTTP 204 \(empty body\), not "ok" \(attempt 1\/2\); retry in 0\.01 s\n/,
         );
         expect(log()).toMatch(/\(attempt 2\/2\); gave up\n$/);
       }

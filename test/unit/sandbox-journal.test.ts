@@ -2,7 +2,7 @@
 // loses another's entry, across rotations; older segments go only past the bound, and say so; a
 // journal gw cannot use is an error (exit 78, one line), from `gw payments --sandbox` too.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -151,7 +151,7 @@ describe('a journal gw cannot use: gw payments --sandbox', () => {
     });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(
-      /gw: warning: the sandbox journal \S+ could not record payment sbx\w+ \(EISDIR\): a later --sandbox run will not find it by order id\n/,
+      /gw: warning: the sandbox journal \S+ could not record payment [1-9]\d{8} \(EISDIR\): a later --sandbox run will not find it by order id\n/,
     );
   });
 
@@ -165,7 +165,8 @@ describe('a journal gw cannot use: gw payments --sandbox', () => {
     expect(listed.exitCode).toBe(0);
     expect(JSON.parse(listed.stdout)).toMatchObject({ total: 1, payments: [{ trackId }] });
 
-    writeFileSync(journalIn(home), `${JSON.stringify({ trackId, orderId: 'o-1' })}\n<<garbage>>\n`);
+    // The line gw wrote (the payment's record), then one that is not an entry.
+    writeFileSync(journalIn(home), `${readFileSync(journalIn(home), 'utf8')}<<garbage>>\n`);
     const r = await runGw(['payments', '--sandbox'], { env, home });
     expect(r.exitCode).toBe(78);
     expect(r.stdout).toBe('');

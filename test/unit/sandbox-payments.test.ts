@@ -10,6 +10,8 @@ import type { PaymentChange } from '../../src/sandbox/events.js';
 import { SandboxGateway, type GatewayConfig } from '../../src/sandbox/gateway.js';
 import { SandboxJournal } from '../../src/sandbox/journal.js';
 import { serveOperation } from '../../src/sandbox/routes.js';
+import { SANDBOX_OFFERINGS } from '../../src/sandbox/offerings.js';
+import { encodeTrackId } from '../../src/sandbox/track-id.js';
 
 const KEY = 'merchant-key-123';
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -185,17 +187,19 @@ describe('setState (gw sandbox trigger)', () => {
 
   it('an unknown track id: undefined, nothing emitted', () => {
     const { gateway, changes } = setup();
-    expect(gateway.setState('sbxnothing', 'paid')).toBeUndefined();
+    expect(gateway.setState('999999999', 'paid')).toBeUndefined();
     expect(changes).toHaveLength(0);
   });
 });
 
 describe('a later process', () => {
-  it('answers for a payment it never saw, from its track id alone', () => {
-    const first = setup();
+  it("answers for a payment it never saw, from the journal's record of it", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'gw-journal-')), 'j.jsonl');
+    const first = setup({ journal: new SandboxJournal(file) });
     const id = create(first.gateway, { amount: '25.50', currency: 'USD', payCurrency: 'BTC', orderId: 'o-2-underpay', lifeTime: 30 });
+    expect(id).toMatch(/^[1-9]\d{8}$/);
     const created = body(legacyCall(first.gateway, 'paymentInfo', { merchant: KEY, trackId: id }));
-    const later = setup();
+    const later = setup({ journal: new SandboxJournal(file) });
     later.setNow(T0 + 5000);
     const seen = inquiry(later.gateway, id);
     expect(seen).toMatchObject({
@@ -206,11 +210,41 @@ describe('a later process', () => {
       payCurrency: 'BTC',
       address: created.address,
       expiredAt: T0 / 1000 + 30 * 60,
+      orderId: 'o-2-underpay',
+    });
+    later.setNow(T0 + 10_000);
+    expect(inquiry(later.gateway, id).status).toBe('Underpaid');
+    // The id as a JSON integer (the gateway's own client sends it so): the same payment.
+    expect(body(legacyCall(later.gateway, 'paymentInfo', { merchant: KEY, trackId: new LosslessNumber(id) }))).toMatchObject({ result: 100, trackId: id });
+    expect(later.changes).toHaveLength(0); // it did not create it: no lifecycle events here
+    // Without the journal, the id names nothing: the id carries no payment.
+    expect(body(legacyCall(setup().gateway, 'paymentInfo', { merchant: KEY, trackId: id })).result).toBe(116);
+  });
+
+  it("an sbx… id of before (journals on users' machines have them) is still answered for from the id alone", () => {
+    const id = encodeTrackId({
+      createdAt: T0 / 1000,
+      lifeTime: 30,
+      offering: SANDBOX_OFFERINGS.findIndex((o) => o.payCurrency === 'BTC'),
+      outcome: 'underpaid',
+      settleSeconds: 10,
+      currency: 'USD',
+      amount: '25.50',
+      nonce: 7,
+    })!;
+    const later = setup();
+    later.setNow(T0 + 5000);
+    expect(inquiry(later.gateway, id)).toMatchObject({
+      trackId: id,
+      status: 'Confirming',
+      amount: '25.50',
+      currency: 'USD',
+      payCurrency: 'BTC',
+      expiredAt: T0 / 1000 + 30 * 60,
       orderId: '', // no journal: the order id is not in the track id
     });
     later.setNow(T0 + 10_000);
     expect(inquiry(later.gateway, id).status).toBe('Underpaid');
-    expect(later.changes).toHaveLength(0); // it did not create it: no lifecycle events here
   });
 
   it('finds it by order id through the journal (0600)', () => {
@@ -222,7 +256,8 @@ describe('a later process', () => {
     create(first.gateway, { orderId: 'o-other' });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
-    expect(readFileSync(file, 'utf8')).not.toMatch(/amount|email/);
+    // The record a later process answers from: no e-mail, description or callback URL.
+    expect(readFileSync(file, 'utf8')).not.toMatch(/email|description|callback/i);
 
     const later = setup({ journal: new SandboxJournal(file) });
     later.setNow(T0 + 60_000);
@@ -242,9 +277,28 @@ describe('a later process', () => {
     const file = path.join(dir, 'j.jsonl');
     const first = setup();
     const id = create(first.gateway);
-    writeFileSync(file, `{"trackId":${JSON.stringify(id)},"orderId":"ok"}\n{"trackId":"sbx1","orderId":"cut`, { mode: 0o600 });
-    expect(new SandboxJournal(file).read()).toEqual([{ trackId: id, orderId: 'ok' }]);
-    writeFileSync(file, `not json\n{"trackId":${JSON.stringify(id)},"orderId":"ok"}\n`, { mode: 0o600 });
+    const line = `{"trackId":${JSON.stringify(id)},"createdAt":${T0 / 1000},"lifeTime":60,"payCurrency":"USDT","network":"Tron Network","outcome":"paid","settleSeconds":10,"currency":"USDT","amount":"25","orderId":"ok"}`;
+    writeFileSync(file, `${line}\n{"trackId":"123","orderId":"cut`, { mode: 0o600 });
+    expect(new SandboxJournal(file).read()).toEqual([
+      {
+        trackId: id,
+        orderId: 'ok',
+        record: {
+          createdAt: T0 / 1000,
+          lifeTime: 60,
+          payCurrency: 'USDT',
+          network: 'Tron Network',
+          outcome: 'paid',
+          settleSeconds: 10,
+          currency: 'USDT',
+          amount: '25',
+        },
+      },
+    ]);
+    // A numeric id's line without its record is not an entry.
+    writeFileSync(file, `${line}\n{"trackId":${JSON.stringify(id)},"orderId":"ok"}\n`, { mode: 0o600 });
+    expect(() => new SandboxJournal(file).read()).toThrow(/cannot be used: a line is not a journal entry/);
+    writeFileSync(file, `not json\n${line}\n`, { mode: 0o600 });
     expect(() => new SandboxJournal(file).read()).toThrow(/^the sandbox journal .*j\.jsonl cannot be used: a line is not a journal entry: "not json"$/);
     expect(new SandboxJournal(path.join(dir, 'missing', 'j.jsonl')).read()).toEqual([]);
   });

@@ -291,7 +291,7 @@ describe('POST /merchants/request/whitelabel', () => {
       createdAt: NOW_S,
       expiredAt: NOW_S + 30 * 60,
     });
-    expect(body.trackId).toMatch(/^sbx[0-9a-z]{20,30}$/); // it carries the payment: src/sandbox/track-id.ts
+    expect(body.trackId).toMatch(/^[1-9]\d{8}$/); // numeric text, 9 digits, as the gateway's
     expect(r.text).toContain('"amount":100,');
     expect(r.text).toContain('"underPaidCover":2.5,');
     // 1 USD = 1/65573.55 BTC, to 8 significant digits; 100 USD → 0.0015250051 → 8 decimals, half-up.
