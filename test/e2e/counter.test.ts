@@ -14,8 +14,8 @@ describe('Ctrl-C during gw pay --wait', () => {
       const child = startGw(['pay', '25', 'USDT', '--sandbox', '--wait', '--order-id', 'sig-wait', '--timeout', '120'], { env: { HOME: home } });
       let stdout = '';
       child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      await expect.poll(() => stdout, { timeout: 10_000 }).toMatch(/Track ID +sbx[0-9a-z]+/);
-      const trackId = /Track ID +(sbx[0-9a-z]+)/.exec(stdout)![1]!;
+      await expect.poll(() => stdout, { timeout: 10_000 }).toMatch(/Track ID +[1-9]\d{8}/);
+      const trackId = /Track ID +([1-9]\d{8})/.exec(stdout)![1]!;
       const sentAt = Date.now();
       child.kill('SIGINT');
       const result = await child;

@@ -83,7 +83,7 @@ describe('npm pack + npm install -g <tarball>', () => {
     expect(run(['--version'])).toBe(`${version}\n`);
     const payment = JSON.parse(run(['pay', '25', 'USDT', '--sandbox', '--json'])) as Record<string, unknown>;
     expect(payment).toMatchObject({ payAmount: '25', payCurrency: 'USDT', sandbox: true });
-    expect(String(payment.trackId)).toMatch(/^sbx/);
+    expect(String(payment.trackId)).toMatch(/^[1-9]\d{8}$/);
     // The first run of a command wrote its code cache into the installed package.
     const installed = readdirSync(path.join(prefix, 'lib', 'node_modules', 'gw', 'dist'));
     expect(installed.filter((f) => f.endsWith('.pay-sandbox.cache'))).toHaveLength(1);
