@@ -6,8 +6,8 @@
 // the whole build: the median of per-pair ratios (> 1: the edit saves that much), with its spread,
 // for wall time and peak RSS, and each side's CPU seconds. A second whole build measured the same
 // way ("none") shows what a ratio of builds that do not differ looks like on this machine.
-// chalk's colour detection is measured with FORCE_COLOR=1 (chalk loads only when there is colour),
-// the lazy node:crypto on `gw pay 25 USDT --json --sandbox` (MEASURED_ON).
+// chalk's colour detection is measured with FORCE_COLOR=1 (chalk loads only when there is colour:
+// MEASURED_ON).
 // BENCH_PAIRS=n (default 40). Not part of npm run bench; asserts nothing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { benchEnv, KEYS, machine, method, node, pairs, quietness, range, ratio, root, startGateway, summarise } from './bench-lib.mjs';
 
-const ALL = ['h2', 'llhttp-constants', 'llhttp-file', 'liftoff', 'undici-http', 'undici-assert', 'lazy-crypto', 'commander-child-process', 'chalk-detection'];
+const ALL = ['h2', 'llhttp-constants', 'llhttp-file', 'liftoff', 'undici-http', 'undici-assert', 'commander-child-process', 'chalk-detection'];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 const count = Number(process.env.BENCH_PAIRS ?? 40);
 
@@ -46,8 +46,6 @@ const RATE = ['rate', 'BTC', 'USDT', '--json'];
 const MEASURED_ON = {
   // chalk loads only when some output can have colour.
   'chalk-detection': { args: RATE, env: colourEnv, what: 'with FORCE_COLOR=1' },
-  // gw rate imports no module of gw's that imports node:crypto; gw pay --sandbox does (the journal).
-  'lazy-crypto': { args: ['pay', '25', 'USDT', '--json', '--sandbox'], env, what: 'on `gw pay 25 USDT --json --sandbox`' },
 };
 const run = (gw, { args, env: e }) => ({ argv: [node, gw, ...args], env: e, cwd: work });
 

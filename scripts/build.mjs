@@ -20,10 +20,11 @@
 // - node:assert for undici, which only ever calls assert(condition) on its own invariants: a
 //   ten-line assert with the same throw. The build fails if undici starts using more of it;
 // - commander's child_process, used only by executable subcommands (gw has none): made lazy;
-// - gw's own node:crypto imports, made lazy (the sandbox's journal imports it, a run may not use it);
 // - chalk's colour detection, which gw never asks.
 // Measured and removed (Nov 2026, no gain above the noise of two identical builds): stubs of
-// undici's fetch body extraction and of its tree of well-known header names.
+// undici's fetch body extraction and of its tree of well-known header names, and gw's own
+// node:crypto imports made lazy (the sandbox now uses it as it loads: no measured command loaded
+// it without using it).
 //
 // These reach into undici's files by path, so they are checked: the build
 // FAILS if a target file no longer exists, no longer contains what the stub or patch was written
@@ -109,7 +110,6 @@ const SWITCHES = {
   liftoff: "llhttp compiled by V8's baseline WebAssembly compiler only (--liftoff-only)",
   'undici-http': "undici's node:http import replaced by a stand-in",
   'undici-assert': "undici's node:assert import replaced by a ten-line assert",
-  'lazy-crypto': "gw's node:crypto imports loaded on first call",
   'commander-child-process': "commander's node:child_process loaded on first use",
   'chalk-detection': "chalk's colour detection (supports-color) left out",
 };
@@ -233,20 +233,6 @@ function assert (value, message) {
 assert.ok = assert
 assert.AssertionError = AssertionError
 module.exports = assert`,
-      loader: 'js',
-    }));
-    // node:crypto costs about 2 ms to load, and most runs never use it (it signs and verifies
-    // notifications, names temporary files): gw's own imports of it get a module that loads it on
-    // first call. Each name gw imports must be listed; a missing one fails the build.
-    b.onResolve({ filter: /^node:crypto$/ }, (args) => {
-      if (!on('lazy-crypto') || !/[\\/]src[\\/]/.test(args.importer)) return undefined;
-      markUsed('node:crypto');
-      return { path: 'crypto', namespace: 'gw-lazy-crypto' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'gw-lazy-crypto' }, () => ({
-      contents: ['createHash', 'createHmac', 'createSecretKey', 'randomBytes', 'timingSafeEqual']
-        .map((name) => `export const ${name} = (...args) => require('crypto').${name}(...args);`)
-        .join('\n'),
       loader: 'js',
     }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
@@ -434,7 +420,6 @@ if (process.argv.includes('--watch')) {
     fail(
       `the bundle holds a non-ASCII character (${JSON.stringify(nonAscii[0])}, near ${JSON.stringify(nonAscii.input.slice(Math.max(0, nonAscii.index - 40), nonAscii.index + 10))}): write it as an escape in src/`,
     );
-  if (on('lazy-crypto') && !used.get('node:crypto')) fail("gw's node:crypto imports were not made lazy");
   if (on('undici-assert') && !used.get('node:assert')) fail("undici's node:assert imports were not replaced");
   if (on('undici-assert') && /require\("(node:)?assert"\)/.test(bundled)) fail('the bundle still requires node:assert');
   if (on('undici-http') && used.get('node:http') !== 2) fail(`undici's two node:http imports were not both replaced (${used.get('node:http') ?? 0})`);
