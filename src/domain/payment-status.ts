@@ -77,6 +77,16 @@ export function v1StatusName(state: PaymentState): string | undefined {
   return names[state];
 }
 
+/**
+ * The word a versioned answer or notification writes for a state (the sandbox's). The versioned API
+ * has no failed (docs/gateway.md §15): a payment whose transaction failed, nothing received, is
+ * `expired` there, its transaction `failed` (read back: expired, nothing received). Filters keep
+ * v1StatusName.
+ */
+export function v1AnswerWord(state: PaymentState): string {
+  return state === 'failed' ? 'expired' : (v1StatusName(state) ?? state);
+}
+
 /** Parses a state the user typed (`--status paid`), case-insensitively; gateway spellings too. */
 export function parseState(text: string): PaymentState | undefined {
   const lower = asciiLowerCase(text.trim());

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { base58, bech32 } from '@scure/base';
 import { LosslessNumber, stringify } from 'lossless-json';
-import { legacyStatusName, v1StatusName, type PaymentState } from '../domain/payment-status.js';
+import { legacyStatusName, v1AnswerWord, type PaymentState } from '../domain/payment-status.js';
 import { compareDecimals, divideRounded, fractionDigits, fromBaseUnits, multiplyRounded, toBaseUnits } from '../money/decimal.js';
 import {
   encodeBase58Check,
@@ -95,7 +95,7 @@ export interface Notification {
 /** The status word a style writes: legacy `Paid`, `Confirming`…; v1 `Paying`, `Paid`… (capitalised, as the gateway's webhook examples write them). */
 export function statusText(state: PaymentState, style: NotificationStyle): string {
   if (style === 'legacy') return legacyStatusName(state) ?? 'Unknown';
-  const word = v1StatusName(state) ?? state;
+  const word = v1AnswerWord(state);
   return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 }
 

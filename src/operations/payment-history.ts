@@ -142,6 +142,10 @@ export const PAYMENT_HISTORY = {
         ['fromAmount', 'from_amount', 'number'],
         ['toAmount', 'to_amount', 'number'],
         ['address', 'address', 'text'],
+        // Sorting and the payment type (§12): gw sends none of them (it sorts and filters itself); the sandbox honours them.
+        ['type', 'type', 'text'],
+        ['sortBy', 'sort_by', 'text'],
+        ['sortType', 'sort_type', 'text'],
       ]),
       answer: V1_PAYMENT_FIELDS,
       txs: V1_TX_FIELDS,

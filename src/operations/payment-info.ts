@@ -1,8 +1,9 @@
 // Payment information: one payment's state (docs/gateway.md §5, §8, §12). Legacy POST
 // /merchants/inquiry (JSON {merchant, trackId}), versioned GET /v1/payment/{track_id}. The history
 // (./payment-history.ts) lists payments in the same shape, so its rows are read and written here too.
+import { LosslessNumber } from 'lossless-json';
 import { addArrival, type WithArrival } from '../domain/arrival.js';
-import { legacyStatusName, normalizeStatus, v1StatusName, type PaymentState } from '../domain/payment-status.js';
+import { legacyStatusName, normalizeStatus, v1AnswerWord, type PaymentState } from '../domain/payment-status.js';
 import { ExitCode, type GwError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
@@ -387,7 +388,7 @@ export function decodePaymentInfoAnswer(endpoint: Endpoint, body: JsonObject, wh
 
 /** A status in an API's spelling (`Confirming` / `paying`). */
 export function statusWord(api: 'legacy' | 'v1', status: PaymentState): string {
-  return (api === 'legacy' ? legacyStatusName(status) : v1StatusName(status)) ?? status;
+  return api === 'legacy' ? (legacyStatusName(status) ?? status) : v1AnswerWord(status);
 }
 
 /**
@@ -400,7 +401,24 @@ export function encodePaymentRecord(endpoint: Endpoint & { readonly txs?: readon
   const out = encodeFields(endpoint.answer, canonical as unknown as Record<string, unknown>);
   // The transactions, where the endpoint's answer lists them (its `txs` table).
   const txs = endpoint.txs;
-  if (txs !== undefined) out.txs = record.txs.map((tx) => encodeFields(txs, tx as unknown as Record<string, unknown>));
+  if (txs !== undefined) out.txs = record.txs.map((tx) => withConversion(encodeFields(txs, tx as unknown as Record<string, unknown>)));
+  return out;
+}
+
+/**
+ * A versioned transaction with what became of it (docs/gateway.md §12): `auto_convert {processed,
+ * amount, currency}` and `auto_withdrawal {processed}`, before its `date`. The sandbox converts and
+ * forwards nothing: processed false, amount 0, the transaction's own currency (as the published
+ * sample of an unconverted transaction has it).
+ */
+function withConversion(tx: Record<string, unknown>): Record<string, unknown> {
+  const { date, ...rest } = tx;
+  const out: Record<string, unknown> = {
+    ...rest,
+    auto_convert: { processed: false, amount: new LosslessNumber('0'), currency: rest.currency ?? '' },
+    auto_withdrawal: { processed: false },
+  };
+  if (date !== undefined) out.date = date;
   return out;
 }
 

@@ -182,6 +182,14 @@ const JOURNAL_SKEW_SECONDS = 2;
 /** Payments a history page holds at most (docs/gateway.md §6: size 1–200). */
 export const LIST_SIZE = { min: 1, max: 200, default: 20 } as const;
 
+/** The versioned history's page size when `size` is absent (docs/gateway.md §12: default 10). */
+export const V1_LIST_SIZE_DEFAULT = 10;
+
+/** The versioned history's `sort_by` values (§12; `create_date` the default) and `type` values (§12), with the payment kind each names. */
+const SORT_BY = ['create_date', 'pay_date', 'amount'] as const;
+const SORT_TYPE = ['desc', 'asc'] as const;
+const TYPE_KINDS: Readonly<Record<string, PaymentKind>> = { invoice: 'invoice', white_label: 'white-label', static_address: 'static-address' };
+
 // ---------------------------------------------------------------------------------------------
 // Field readers (liberal in what they accept)
 
@@ -552,8 +560,8 @@ export class SandboxGateway {
   }
 
   /** One page of the history, newest first, with the filters given (docs/gateway.md §6). */
-  paymentHistory(fields: RequestFields): Answer<PaymentHistoryAnswer> {
-    const size = readInteger(fields, 'size', LIST_SIZE.default);
+  paymentHistory(fields: RequestFields, api: Api = 'legacy'): Answer<PaymentHistoryAnswer> {
+    const size = readInteger(fields, 'size', api === 'v1' ? V1_LIST_SIZE_DEFAULT : LIST_SIZE.default);
     if (size === undefined || size < LIST_SIZE.min || size > LIST_SIZE.max)
       return fail(101, `Validation problem: size must be a whole number from ${LIST_SIZE.min} to ${LIST_SIZE.max}`, 'size');
     const page = readInteger(fields, 'page', 1);
@@ -583,6 +591,18 @@ export class SandboxGateway {
     }
     const trackId = readId(fields, 'trackId');
     if (trackId.kind === 'invalid') return fail(116, 'Invalid trackId');
+    // Sorting and the payment type (the versioned history's; its codec alone reads them).
+    const sortByField = readString(fields, 'sortBy');
+    const sortBy = sortByField.kind === 'ok' ? SORT_BY.find((v) => v === sortByField.value) : 'create_date';
+    if (sortByField.kind === 'invalid' || sortBy === undefined) return fail(101, `Validation problem: sortBy must be one of ${SORT_BY.join(', ')}`, 'sort_by');
+    const sortTypeField = readString(fields, 'sortType');
+    const sortType = sortTypeField.kind === 'ok' ? SORT_TYPE.find((v) => v === sortTypeField.value) : 'desc';
+    if (sortTypeField.kind === 'invalid' || sortType === undefined)
+      return fail(101, `Validation problem: sortType must be one of ${SORT_TYPE.join(', ')}`, 'sort_type');
+    const typeField = readString(fields, 'type');
+    const kind = typeField.kind === 'ok' ? (Object.hasOwn(TYPE_KINDS, typeField.value) ? TYPE_KINDS[typeField.value] : undefined) : null;
+    if (typeField.kind === 'invalid' || kind === undefined)
+      return fail(101, `Validation problem: type must be one of ${Object.keys(TYPE_KINDS).join(', ')}`, 'type');
 
     const journal = this.config.journal;
     const onlyPaging =
@@ -592,7 +612,10 @@ export class SandboxGateway {
       fromDate === undefined &&
       toDate === undefined &&
       fromAmount.kind === 'absent' &&
-      toAmount.kind === 'absent';
+      toAmount.kind === 'absent' &&
+      kind === null &&
+      sortBy === 'create_date' &&
+      sortType === 'desc';
     if (journal !== undefined && onlyPaging) return ok(this.#newestPage(journal, page, size));
     // A track id or an order id names a few payments: only those are read. Other filters read them all.
     const pool =
@@ -604,7 +627,9 @@ export class SandboxGateway {
     const matches: Array<{ payment: SandboxPayment; step: Step }> = [];
     for (const payment of pool) {
       const step = this.#current(payment);
-      if (status !== undefined && step.status !== status) continue;
+      // The versioned API has no failed: a failed payment is expired there (its transaction failed).
+      if (status !== undefined && step.status !== status && !(api === 'v1' && status === 'expired' && step.status === 'failed')) continue;
+      if (kind !== null && payment.kind !== kind) continue;
       if (trackId.kind === 'ok' && payment.trackId !== trackId.value) continue;
       if (text.orderId !== undefined && payment.orderId !== text.orderId) continue;
       if (text.address !== undefined && payment.address !== text.address) continue;
@@ -620,7 +645,14 @@ export class SandboxGateway {
       if (toAmount.kind === 'ok' && compareDecimals(payment.amount, toAmount.plain.replace(/^-/, '')) > 0) continue;
       matches.push({ payment, step });
     }
-    matches.sort((a, b) => b.payment.createdAt - a.payment.createdAt || (a.payment.trackId < b.payment.trackId ? -1 : 1));
+    // Newest first unless asked otherwise; ties in creation order, then by track id.
+    const direction = sortType === 'asc' ? 1 : -1;
+    const paidAt = (m: { payment: SandboxPayment; step: Step }): number => creditedAt(planOf(m.payment), m.step) ?? 0;
+    const byKey = (a: { payment: SandboxPayment; step: Step }, b: { payment: SandboxPayment; step: Step }): number =>
+      sortBy === 'amount' ? compareDecimals(a.payment.amount, b.payment.amount) : sortBy === 'pay_date' ? paidAt(a) - paidAt(b) : 0;
+    matches.sort(
+      (a, b) => direction * byKey(a, b) || direction * (a.payment.createdAt - b.payment.createdAt) || (a.payment.trackId < b.payment.trackId ? -1 : 1),
+    );
     const total = matches.length;
     const lastPage = Math.max(1, Math.ceil(total / size));
     const payments = matches.slice((page - 1) * size, page * size).map((m) => this.#record(m.payment, m.step));
@@ -1033,7 +1065,7 @@ export const SANDBOX_BEHAVIOURS: readonly SandboxBehaviour[] = [
   { operation: ACCEPTED_CURRENCIES, serve: (g) => g.acceptedCurrencies() },
   { operation: CREATE_PAYMENT, serve: (g, fields, api) => g.createPayment(fields, api) },
   { operation: PAYMENT_INFO, serve: (g, fields) => g.paymentInfo(fields) },
-  { operation: PAYMENT_HISTORY, serve: (g, fields) => g.paymentHistory(fields) },
+  { operation: PAYMENT_HISTORY, serve: (g, fields, api) => g.paymentHistory(fields, api) },
   { operation: BALANCE, serve: (g, fields) => g.balance(fields) },
   { operation: RATE, serve: (g, fields) => g.rate(fields) },
   // The official Node library's exchangeRate (legacy only, merchant key), and the keyless reference data.

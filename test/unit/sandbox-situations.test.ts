@@ -77,6 +77,8 @@ describe('-late: the full amount arrives after the expiry', () => {
         address,
         status: 'confirmed',
         confirmations: 12,
+        auto_convert: { processed: false, amount: 0, currency: 'USDT' },
+        auto_withdrawal: { processed: false },
         date: T0 + 10,
       },
     ]);

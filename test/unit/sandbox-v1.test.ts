@@ -357,6 +357,8 @@ describe('GET /v1/payment/{track_id}: the payment record through the v1 codec', 
             address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
             status: 'confirming',
             confirmations: 0,
+            auto_convert: { processed: false, amount: '#0', currency: 'USDT' },
+            auto_withdrawal: { processed: false },
             date: NOW_S + 300,
           },
         ],
@@ -371,10 +373,20 @@ describe('GET /v1/payment/{track_id}: the payment record through the v1 codec', 
   it('writes every transaction the record has, and none before a transaction', () => {
     const tx = { txID: 't1', amount: '1.5', confirmations: '3', status: 'confirmed' } as unknown as PaymentRecord['txs'][number];
     const own = encodePaymentRecord(V1_INFO, { ...RECORD, status: 'paid', txs: [tx] });
-    expect(json(own.txs)).toEqual([{ tx_hash: 't1', amount: '#1.5', status: 'confirmed', confirmations: '#3' }]);
+    expect(json(own.txs)).toEqual([
+      {
+        tx_hash: 't1',
+        amount: '#1.5',
+        status: 'confirmed',
+        confirmations: '#3',
+        auto_convert: { processed: false, amount: '#0', currency: '' },
+        auto_withdrawal: { processed: false },
+      },
+    ]);
     expect(own.status).toBe('paid');
     expect(encodePaymentRecord(V1_INFO, { ...RECORD, status: 'new', txID: '', txs: [] }).txs).toEqual([]);
-    expect(encodePaymentRecord(V1_INFO, { ...RECORD, status: 'failed' }).status).toBe('failed');
+    // The versioned API has no failed: expired, its transaction failed (docs/sandbox.md).
+    expect(encodePaymentRecord(V1_INFO, { ...RECORD, status: 'failed' }).status).toBe('expired');
   });
 
   it('an unknown track id (result 116) is a versioned 404; a refused key 401', () => {
@@ -413,6 +425,7 @@ describe('GET /v1/payment: the history through the v1 codec', () => {
       toDate: '1800000000',
       fromAmount: '1.5',
       toAmount: '100',
+      sortType: 'desc',
     });
     const reply = successReply(
       V1_HISTORY,
