@@ -5,9 +5,6 @@ import { CONTROL_CHARACTER, hasUnsafeCharacters, UNSAFE_CHARACTER } from '../out
 import { maskUrlText } from '../output/url-credentials.js';
 import { asciiUpperCase } from '../util/ascii.js';
 
-// Until every caller imports them from their own home.
-export { asciiLowerCase, asciiUpperCase } from '../util/ascii.js';
-
 /**
  * Currency symbols as the gateway writes them: ASCII letters and digits (BTC, USDT, USDC.e, 1INCH),
  * upper-cased by ASCII rules only. Anything outside ASCII is refused, not folded: Unicode's

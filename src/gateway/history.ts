@@ -14,7 +14,7 @@
 //   page other than the one asked for, fewer payments than the total said), a page that could not
 //   be read (the deadline) end the reading; what was read is kept, and the listing says what is
 //   missing (`incomplete`).
-import { asciiUpperCase } from '../cmdutil/args.js';
+import { asciiUpperCase } from '../util/ascii.js';
 import { ExitCode, GwError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { parseTimestamp } from '../output/time.js';

@@ -17,7 +17,7 @@ import { randomInt } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { isLosslessNumber } from 'lossless-json';
-import { asciiUpperCase } from '../cmdutil/args.js';
+import { asciiUpperCase } from '../util/ascii.js';
 import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { normalizeStatus } from '../domain/payment-status.js';
 import { compareDecimals, multiplyRounded, toPlainDecimal } from '../money/decimal.js';

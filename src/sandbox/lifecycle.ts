@@ -28,7 +28,7 @@
 // from the next one (`failed` for `-fail`). A state forced with SandboxGateway.setState() replaces
 // the plan for that payment (see there). Generated order ids (src/cmdutil/order-id.ts) end in four
 // characters without i, l, o or u, so they never choose one of these endings.
-import { asciiLowerCase } from '../cmdutil/args.js';
+import { asciiLowerCase } from '../util/ascii.js';
 import { fromBaseUnits, fractionDigits, toBaseUnits } from '../money/decimal.js';
 
 /** What the order id chose. Append only: the index is part of every track id issued with it (track-id.ts). */

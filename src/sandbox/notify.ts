@@ -16,7 +16,7 @@
 // Each attempt is one POST through gw's one HTTP stack (src/gateway/post.ts): the proxy the
 // environment names for the receiver's URL (curl's rules, NO_PROXY included), TLS verified with the
 // same advice, `--verbose` lines. The POST itself is never retried; this schedule is the only one.
-import { systemClock, type Clock } from '../cmdutil/clock.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import type { PostResult } from '../gateway/post.js';
 import type { ProxyEnv } from '../gateway/proxy.js';
 import { isAcknowledged } from '../notifications/acknowledge.js';
