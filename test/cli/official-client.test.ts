@@ -11,10 +11,13 @@
 // rewrites the URL in an axios interceptor: so does this test, on the library's own axios, which
 // may then only reach 127.0.0.1 (no proxy, bounded time).
 //
-// Calls the sandbox does not serve (createInvoice, exchangeRate's merchants/rate, static
-// addresses, payouts, the General class) are left out here on purpose: they are listed for a
-// follow-up in issue 23. paymentInfo is here: the sandbox's track ids are numbers, as the
-// gateway's, so the library's schema (an integer) lets it send them.
+// exchangeRate (POST /merchants/rate, merchant key) and the General class (prices, currencies,
+// networks, system status, no key) are served. Calls the sandbox does not serve (createInvoice,
+// static addresses, payouts) answer HTTP 501 with `{result: 501, message: "… is not served by the gw
+// sandbox"}`: the library, through axios, throws "Request failed with status code 501" and drops
+// the body (it rethrows only the message), so the body is read here where a shop would log it, in a
+// response interceptor on the library's axios. paymentInfo is here: the sandbox's track ids are
+// numbers, as the gateway's, so the library's schema (an integer) lets it send them.
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -28,13 +31,30 @@ interface AxiosRequest {
   proxy?: false;
   timeout?: number;
 }
+interface AxiosFailure {
+  response?: { status: number; data: unknown };
+}
 interface AxiosLike {
-  interceptors: { request: { use(f: (c: AxiosRequest) => AxiosRequest): number; eject(id: number): void } };
+  interceptors: {
+    request: { use(f: (c: AxiosRequest) => AxiosRequest): number; eject(id: number): void };
+    response: { use(ok: (r: unknown) => unknown, failed: (e: AxiosFailure) => Promise<never>): number; eject(id: number): void };
+  };
 }
 type Call = (reqData?: Record<string, unknown>) => Promise<Record<string, unknown>>;
 interface OxapayModule {
-  Merchant: new (apiKey: string) => { allowedCoins: Call; whiteLabel: Call; paymentHistory: Call; paymentInfo: Call };
-  Payout: new (apiKey: string) => { accountBalance: Call };
+  Merchant: new (
+    apiKey: string,
+  ) => {
+    allowedCoins: Call;
+    whiteLabel: Call;
+    paymentHistory: Call;
+    paymentInfo: Call;
+    exchangeRate: Call;
+    createInvoice: Call;
+    createStaticAddress: Call;
+  };
+  Payout: new (apiKey: string) => { accountBalance: Call; createPayout: Call; payoutHistory: Call };
+  General: new () => { cryptoPrices: Call; supportedCurrencies: Call; supportedNetworks: Call; systemStatus: Call };
 }
 
 const oxapay = require('oxapay') as OxapayModule;
@@ -46,7 +66,10 @@ const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY
 let sbx: RunningSandbox;
 let receiver: Receiver;
 let interceptor: number | undefined;
+let responseInterceptor: number | undefined;
 const sent: string[] = [];
+/** The bodies of the answers axios refused (HTTP status not 2xx), as they reached the library. */
+const refused: Array<{ status: number; data: unknown }> = [];
 
 beforeAll(async () => {
   for (const name of PROXY_VARIABLES) vi.stubEnv(name, '');
@@ -60,10 +83,18 @@ beforeAll(async () => {
     sent.push(local.slice(sbx.url.length));
     return { ...config, url: local, proxy: false, timeout: 5000 };
   });
+  responseInterceptor = axios.interceptors.response.use(
+    (r) => r,
+    (error) => {
+      if (error.response !== undefined) refused.push({ status: error.response.status, data: error.response.data });
+      return Promise.reject(error);
+    },
+  );
 });
 
 afterAll(async () => {
   if (interceptor !== undefined) axios.interceptors.request.eject(interceptor);
+  if (responseInterceptor !== undefined) axios.interceptors.response.eject(responseInterceptor);
   vi.unstubAllEnvs();
   await sbx?.close();
   await receiver?.close();
@@ -217,6 +248,58 @@ describe('Payout', () => {
   it('a wrong payout key is refused with result ≠ 100', async () => {
     const answer = await new oxapay.Payout('not-the-key').accountBalance({});
     expect(answer.result).not.toBe(100);
+  });
+});
+
+describe('exchangeRate and the General class: served', () => {
+  it('exchangeRate(): POST /merchants/rate with the merchant key, result 100 and the rate as text', async () => {
+    const answer = await new oxapay.Merchant(sbx.merchantKey).exchangeRate({ fromCurrency: 'BTC', toCurrency: 'USDT' });
+    expect(sent.at(-1)).toBe('/merchants/rate');
+    expect(answer).toEqual({ ...SUCCESS, rate: '65573.55' });
+    expect((await new oxapay.Merchant('not-the-key').exchangeRate({ fromCurrency: 'BTC', toCurrency: 'USDT' })).result).toBe(102);
+  });
+
+  it('cryptoPrices(), supportedCurrencies(), supportedNetworks(), systemStatus(): result 100 and the data', async () => {
+    const general = new oxapay.General();
+    const prices = await general.cryptoPrices();
+    expect(sent.at(-1)).toBe('/api/prices');
+    expect(prices).toMatchObject({ ...SUCCESS, data: { BTC: 65573.55, USDT: 1 } });
+    const currencies = await general.supportedCurrencies();
+    expect(sent.at(-1)).toBe('/api/currencies');
+    expect(currencies).toMatchObject({
+      ...SUCCESS,
+      data: { USDT: { symbol: 'USDT', status: true, networks: { 'Tron Network': expect.objectContaining({ required_confirmations: 12 }) } } },
+    });
+    const networks = await general.supportedNetworks();
+    expect(sent.at(-1)).toBe('/api/networks');
+    expect(networks).toMatchObject({ ...SUCCESS, data: { list: expect.arrayContaining(['Bitcoin Network', 'Tron Network']) } });
+    const status = await general.systemStatus();
+    expect(sent.at(-1)).toBe('/monitor');
+    expect(status).toMatchObject({ ...SUCCESS, data: { status: true } });
+  });
+});
+
+describe('calls the sandbox does not serve: HTTP 501, "… is not served by the gw sandbox"', () => {
+  it.each([
+    ['createInvoice', '/merchants/request', 'Invoice creation', () => new oxapay.Merchant(sbx.merchantKey).createInvoice({ amount: 10, currency: 'USD' })],
+    [
+      'createStaticAddress',
+      '/merchants/request/staticaddress',
+      'Static address creation',
+      () => new oxapay.Merchant(sbx.merchantKey).createStaticAddress({ currency: 'USDT' }),
+    ],
+    [
+      'createPayout',
+      '/api/send',
+      'Payout creation',
+      () => new oxapay.Payout(sbx.payoutKey).createPayout({ address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe', amount: 1, currency: 'USDT' }),
+    ],
+    ['payoutHistory', '/api/list', 'The payout history', () => new oxapay.Payout(sbx.payoutKey).payoutHistory({})],
+  ] as const)('%s(): POST %s; the library throws, the 501 envelope names the operation', async (_name, path, operation, call) => {
+    const before = refused.length;
+    await expect(call()).rejects.toThrow('Request failed with status code 501');
+    expect(sent.at(-1)).toBe(path);
+    expect(refused.slice(before)).toEqual([{ status: 501, data: { result: 501, message: `${operation} is not served by the gw sandbox` } }]);
   });
 });
 
