@@ -1,4 +1,4 @@
-// The exchange rate as the merchant API has it (docs/gateway.md §16a): legacy POST /merchants/rate,
+// The exchange rate as the merchant API has it (docs/gateway.md §1): legacy POST /merchants/rate,
 // JSON {merchant, fromCurrency, toCurrency}, answering `rate` as text. It is what the gateway's
 // official Node library calls for exchangeRate() (NODE methodInfos.json: Merchant.exchangeRate,
 // path merchants/rate); gw's own `gw rate` uses the keyless /exchange/rate (./rate.ts). The

@@ -2,7 +2,10 @@
 // path answers HTTP 501 in the path's envelope naming the operation, never 404, 405 or a track-id
 // refusal; the reference data it has (prices, currencies, networks, system status) and the
 // merchant-key rate are served. On 127.0.0.1, in-process.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Api, Endpoint } from '../../src/operations/codec.js';
+import { SANDBOX_BEHAVIOURS } from '../../src/sandbox/gateway.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { NOT_SERVED, unservedPaths } from '../../src/sandbox/not-served.js';
 
@@ -135,5 +138,32 @@ describe('reference data and the merchant rate: served', () => {
     expect((await call('POST', '/api/networks', {})).body).toMatchObject({ result: 100, data: networks.body.data as object });
     expect((await call('GET', '/v1/common/monitor')).body).toMatchObject({ status: 200, data: { status: true } });
     expect((await call('POST', '/monitor', {})).body).toMatchObject({ result: 100, data: { status: true } });
+  });
+});
+
+describe('docs/sandbox.md: its table of what is served comes from the same tables', () => {
+  const doc = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
+  const rows = doc.split('\n').filter((line) => line.startsWith('| '));
+  const rowOf = (method: string, path: string): string | undefined => rows.find((r) => r.includes(`\`${method} ${path.replace(':track_id', '{track_id}')}\``));
+
+  it('every not-served operation is a row naming its paths, "not served: 501"', () => {
+    for (const operation of NOT_SERVED) {
+      for (const endpoint of operation.endpoints) {
+        const row = rowOf(endpoint.method, endpoint.path);
+        expect(row, `${endpoint.method} ${endpoint.path}`).toBeDefined();
+        expect(row?.startsWith(`| ${operation.name} |`), row).toBe(true);
+        expect(row).toContain('not served: 501');
+      }
+    }
+  });
+
+  it('every endpoint the sandbox serves is a row that says served', () => {
+    for (const behaviour of SANDBOX_BEHAVIOURS) {
+      for (const endpoint of Object.values(behaviour.operation.endpoints as Partial<Record<Api, Endpoint>>)) {
+        const row = rowOf(endpoint.method, endpoint.path.replace(':track_id', '{track_id}'));
+        expect(row, `${endpoint.method} ${endpoint.path}`).toBeDefined();
+        expect(row).toMatch(/\| served/);
+      }
+    }
   });
 });
