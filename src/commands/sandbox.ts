@@ -1,9 +1,10 @@
-// gw sandbox [--port <n>] [--host <addr>] [--settle <seconds>]: serve the embedded sandbox gateway
+// gw sandbox [--port <n>] [--host <addr>] [--settle <seconds>] [--tls [--tls-ca <file>]]: serve the embedded sandbox gateway
 // until interrupted, its payments moving to a final state on a compressed clock and notifications
 // delivered to each payment's callbackUrl (one log line per attempt).
 // gw sandbox trigger <trackId> <state> / gw sandbox resend <trackId>: drive a running sandbox over
 // its control routes (/_sandbox/…): move a payment to a state (its notification goes out), or send
 // its latest notification again.
+import path from 'node:path';
 import { Command } from 'commander';
 import { parseHttpUrl, parsePort } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
@@ -13,7 +14,7 @@ import { ConfigError, ExitCode, GwError, ProtocolError, UsageError } from '../er
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
 import { Untrusted } from '../output/untrusted.js';
-import { SANDBOX_MERCHANT_KEY, type SandboxOptions } from '../sandbox/index.js';
+import { SANDBOX_MERCHANT_KEY, sandboxJournalPath, type SandboxOptions } from '../sandbox/index.js';
 import type { JsonValue } from '../gateway/json.js';
 import type { DeliveryLogEntry } from '../sandbox/notify.js';
 import { bindFailure } from '../cmdutil/bind-failure.js';
@@ -37,6 +38,8 @@ interface SandboxFlags {
   deliverAnywhere?: boolean;
   notifyRetries: string;
   notifyTimeout: string;
+  tls?: boolean;
+  tlsCa?: string;
 }
 
 /** The sandbox's retry waits by default, in seconds: the gateway's 1 min, 3 min, 30 min, 3 h as seconds. */
@@ -71,8 +74,17 @@ export function newCmdSandbox(
       DEFAULT_RETRIES,
     )
     .option('--notify-timeout <seconds>', 'how long a receiver may take to answer one notification', '5')
+    .option('--tls', 'serve HTTPS, with a certificate made at start for 127.0.0.1, ::1 and localhost, signed by a CA made for this run')
+    .option('--tls-ca <file>', 'with --tls: where to write that CA certificate for clients to trust (default: sandbox-ca.pem in the state folder)')
     .action((_flags: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<SandboxFlags>();
+      if (flags.tlsCa !== undefined && flags.tls !== true) throw new UsageError('--tls-ca goes with --tls');
+      const caFile =
+        flags.tls !== true
+          ? undefined
+          : flags.tlsCa !== undefined
+            ? path.resolve(f.origin.cwd, flags.tlsCa)
+            : path.join(path.dirname(sandboxJournalPath(f.env, f.origin.home)), 'sandbox-ca.pem');
       const retryDelaysMs = parseRetries(flags.notifyRetries);
       const timeoutMs = parseSeconds(flags.notifyTimeout, '--notify-timeout', 60);
       return runF({
@@ -86,6 +98,7 @@ export function newCmdSandbox(
           ...(flags.merchantKey !== undefined && { merchantKey: flags.merchantKey }),
           ...(flags.payoutKey !== undefined && { payoutKey: flags.payoutKey }),
           ...(flags.generalKey !== undefined && { generalKey: flags.generalKey }),
+          ...(caFile !== undefined && { tls: { caFile } }),
           notifications: {
             retryDelaysMs,
             timeoutMs,
@@ -98,8 +111,15 @@ export function newCmdSandbox(
       });
     });
   withHelp(command, {
-    examples: ['gw sandbox', 'gw sandbox --port 8080', 'gw sandbox --settle 60', 'gw sandbox --json', 'gw sandbox --notify-retries 1,1,1,1'],
-    json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "generalKey", "sandbox": true} (one line), then one line per notification attempt: {"event": "delivery", "trackId", "status", "url", "attempt", "attempts", "result", "httpStatus", "answer", "error", "nextRetryMs"}',
+    examples: [
+      'gw sandbox',
+      'gw sandbox --port 8080',
+      'gw sandbox --settle 60',
+      'gw sandbox --json',
+      'gw sandbox --notify-retries 1,1,1,1',
+      'gw sandbox --tls',
+    ],
+    json: '{"url": "http://127.0.0.1:8080", "merchantKey", "payoutKey", "generalKey", "sandbox": true, "caFile" (with --tls)} (one line), then one line per notification attempt: {"event": "delivery", "trackId", "status", "url", "attempt", "attempts", "result", "httpStatus", "answer", "error", "nextRetryMs"}',
   });
 
   const url = '--url <url>';
@@ -227,16 +247,26 @@ export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {
   try {
     if (io.json) {
       io.out(
-        `${JSON.stringify({ url: sandbox.url, merchantKey: sandbox.merchantKey, payoutKey: sandbox.payoutKey, generalKey: sandbox.generalKey, sandbox: true })}\n`,
+        `${JSON.stringify({
+          url: sandbox.url,
+          merchantKey: sandbox.merchantKey,
+          payoutKey: sandbox.payoutKey,
+          generalKey: sandbox.generalKey,
+          sandbox: true,
+          ...(sandbox.caFile !== undefined && { caFile: sandbox.caFile }),
+        })}\n`,
       );
     } else {
+      // With --tls, gw (and any Node client) trusts the run's CA through NODE_EXTRA_CA_CERTS.
+      const trust = sandbox.caFile === undefined ? '' : `NODE_EXTRA_CA_CERTS=${sandbox.caFile} `;
       io.out(
         `${io.sandboxLabel(io.chalk)} gateway listening on ${sandbox.url}\n` +
           `  merchant key  ${sandbox.merchantKey}\n` +
           `  payout key    ${sandbox.payoutKey}\n` +
           `  general key   ${sandbox.generalKey}   (the versioned API's, for balance and rate with --api v1)\n` +
-          `Try: GATEWAY_BASE_URL=${sandbox.url} GATEWAY_MERCHANT_KEY=${sandbox.merchantKey} gw pay 25 USDT\n` +
-          `  or the versioned API: GATEWAY_API=v1 GATEWAY_BASE_URL=${sandbox.url} GATEWAY_GENERAL_KEY=${sandbox.generalKey} gw balance\n` +
+          (sandbox.caFile === undefined ? '' : `  CA (PEM)      ${sandbox.caFile}   (made for this run: trust it in the client, e.g. NODE_EXTRA_CA_CERTS)\n`) +
+          `Try: ${trust}GATEWAY_BASE_URL=${sandbox.url} GATEWAY_MERCHANT_KEY=${sandbox.merchantKey} gw pay 25 USDT\n` +
+          `  or the versioned API: ${trust}GATEWAY_API=v1 GATEWAY_BASE_URL=${sandbox.url} GATEWAY_GENERAL_KEY=${sandbox.generalKey} gw balance\n` +
           `Notifications go to each payment's --callback-url${opts.server.notifications?.deliverAnywhere === true ? '' : ' on this machine'}; move a payment with: gw sandbox trigger <trackId> paid --url ${sandbox.url}\n` +
           'Press Ctrl-C to stop.\n',
       );

@@ -37,11 +37,19 @@ export interface SandboxOptions {
   journal?: string;
   /** Told, one line each, what the journal did that a user should know (older entries removed, an entry not written). */
   journalNotice?: (line: string) => void;
+  /**
+   * Serve HTTPS instead of HTTP (`gw sandbox --tls`), with a certificate made at start for
+   * 127.0.0.1, ::1 and localhost, signed by a CA made for this run whose PEM goes to `caFile`
+   * (tls.ts). None by default.
+   */
+  tls?: { caFile: string };
 }
 
 export interface RunningSandbox {
-  /** Base URL, e.g. http://127.0.0.1:43121 (no trailing slash; IPv6 hosts bracketed). */
+  /** Base URL, e.g. http://127.0.0.1:43121 (https:// with `tls`; no trailing slash; IPv6 hosts bracketed). */
   url: string;
+  /** With `tls`: the file holding the CA certificate (PEM) a client must trust. */
+  caFile?: string;
   merchantKey: string;
   payoutKey: string;
   generalKey: string;

@@ -2,7 +2,9 @@
 // reply that serve.ts makes. Statuses and envelopes are serve.ts's; this file only carries them.
 // The same sandbox also answers in memory (in-memory.ts), for the gw process that embeds it.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { readRequestBody } from '../util/request-body.js';
 import type { GatewayReply } from './envelopes.js';
@@ -44,9 +46,10 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   delivery.listen(gateway.events);
   attachNotifications(gateway, { delivery, control: gateway, merchantKey });
 
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     handle(gateway, routes, req, res).catch((error: unknown) => internalError(req, res, error));
-  });
+  };
+  const server = options.tls === undefined ? createServer(listener) : await httpsServer(options.tls.caFile, listener);
   // A malformed request line or headers: answer 400 when the socket still can, never throw.
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -66,7 +69,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
 
   const address = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  url = `http://${urlHost}:${address.port}`;
+  url = `${options.tls === undefined ? 'http' : 'https'}://${urlHost}:${address.port}`;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -97,7 +100,32 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     return reply === 'aborted' ? reply : encodeReply(reply);
   });
 
-  return { url, merchantKey, payoutKey, generalKey, gateway, serves: sandboxServes, dispatcher, close };
+  return {
+    url,
+    ...(options.tls !== undefined && { caFile: options.tls.caFile }),
+    merchantKey,
+    payoutKey,
+    generalKey,
+    gateway,
+    serves: sandboxServes,
+    dispatcher,
+    close,
+  };
+}
+
+/**
+ * An HTTPS server with a certificate made now (tls.ts, loaded only here), its CA's PEM written to
+ * `caFile` first (folder created 0700; the file replaced whole, 0644: a certificate is public).
+ */
+async function httpsServer(caFile: string, listener: RequestListener): Promise<Server> {
+  const [{ makeSandboxCertificates }, https] = await Promise.all([import('./tls.js'), import('node:https')]);
+  const certificates = makeSandboxCertificates();
+  mkdirSync(path.dirname(caFile), { recursive: true, mode: 0o700 });
+  const partial = `${caFile}.${process.pid}.tmp`;
+  writeFileSync(partial, certificates.ca, { mode: 0o644 });
+  renameSync(partial, caFile);
+  // An https.Server is a net.Server as an http.Server is: listen, close and the connection calls are the same.
+  return https.createServer({ key: certificates.key, cert: certificates.cert }, listener) as unknown as Server;
 }
 
 async function handle(gateway: SandboxGateway, routes: readonly Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
