@@ -221,6 +221,24 @@ describe('a later process', () => {
     expect(body(legacyCall(setup().gateway, 'paymentInfo', { merchant: KEY, trackId: id })).result).toBe(116);
   });
 
+  it('takes the track id as text or as a JSON integer, in both APIs, and answers it as numeric text', () => {
+    const { gateway } = setup();
+    const id = create(gateway, { orderId: 'o-int' });
+    const v1 = { merchant_api_key: KEY };
+    for (const sent of [id, new LosslessNumber(id)]) {
+      expect(body(legacyCall(gateway, 'paymentInfo', { merchant: KEY, trackId: sent }))).toMatchObject({ result: 100, trackId: id });
+      expect(body(legacyCall(gateway, 'paymentHistory', { merchant: KEY, trackId: sent }))).toMatchObject({
+        result: 100,
+        data: [expect.objectContaining({ trackId: id })],
+      });
+      expect(body(serveOperation(gateway, 'paymentInfo', 'v1', { track_id: sent }, v1))).toMatchObject({ status: 200, data: { track_id: id } });
+      expect(body(serveOperation(gateway, 'paymentHistory', 'v1', { track_id: sent }, v1))).toMatchObject({
+        status: 200,
+        data: { list: [expect.objectContaining({ track_id: id })] },
+      });
+    }
+  });
+
   it("an sbx… id of before (journals on users' machines have them) is still answered for from the id alone", () => {
     const id = encodeTrackId({
       createdAt: T0 / 1000,
