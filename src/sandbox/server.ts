@@ -6,6 +6,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { ConfigError } from '../errors.js';
 import { readRequestBody } from '../util/request-body.js';
 import type { GatewayReply } from './envelopes.js';
 import { SandboxGateway } from './gateway.js';
@@ -120,10 +121,18 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
 async function httpsServer(caFile: string, listener: RequestListener): Promise<Server> {
   const [{ makeSandboxCertificates }, https] = await Promise.all([import('./tls.js'), import('node:https')]);
   const certificates = makeSandboxCertificates();
-  mkdirSync(path.dirname(caFile), { recursive: true, mode: 0o700 });
-  const partial = `${caFile}.${process.pid}.tmp`;
-  writeFileSync(partial, certificates.ca, { mode: 0o644 });
-  renameSync(partial, caFile);
+  try {
+    mkdirSync(path.dirname(caFile), { recursive: true, mode: 0o700 });
+    const partial = `${caFile}.${process.pid}.tmp`;
+    writeFileSync(partial, certificates.ca, { mode: 0o644 });
+    renameSync(partial, caFile);
+  } catch (error) {
+    // Not a bind failure: said as what it is, before anything listens.
+    throw new ConfigError(
+      `cannot write the sandbox's CA certificate to ${caFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      'choose another file with --tls-ca',
+    );
+  }
   // An https.Server is a net.Server as an http.Server is: listen, close and the connection calls are the same.
   return https.createServer({ key: certificates.key, cert: certificates.cert }, listener) as unknown as Server;
 }

@@ -149,6 +149,18 @@ describe('gw sandbox --tls', () => {
     }
   });
 
+  it('a CA file that cannot be written: exit 78 naming it, nothing served', async () => {
+    const t = IOStreams.test();
+    const caFile = '/dev/null/ca.pem';
+    await expect(
+      sandboxRun({ io: t.io, signal: new AbortController().signal, releaseDeadline: () => undefined, server: { port: 0, host: '127.0.0.1', tls: { caFile } } }),
+    ).rejects.toMatchObject({
+      exitCode: 78,
+      message: expect.stringMatching(/^cannot write the sandbox's CA certificate to \/dev\/null\/ca\.pem \(E[A-Z]+\)$/),
+    });
+    expect(t.stdout()).toBe('');
+  });
+
   it('--tls-ca without --tls is a usage error', async () => {
     const r = await runGw(['sandbox', '--tls-ca', 'ca.pem']);
     expect(r.exitCode).toBe(64);
