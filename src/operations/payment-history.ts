@@ -112,6 +112,10 @@ export const PAYMENT_HISTORY = {
         ['size', 'size', 'integer'],
         ['page', 'page', 'integer'],
         ['address', 'address', 'text'],
+        // Sorting (§6 names sortBy and orderBy, not their values): gw sends neither; the sandbox
+        // honours them with the versioned values (create_date, pay_date, amount; desc, asc).
+        ['sortBy', 'sortBy', 'text'],
+        ['sortType', 'orderBy', 'text'],
       ]),
       answer: LEGACY_PAYMENT_FIELDS,
       meta: fields([

@@ -93,7 +93,7 @@ function wireMessage(endpoint: Endpoint, message: string): string {
 
 /** A refusal in the endpoint's envelope. */
 export function failureReply(endpoint: Endpoint, failure: Failure): GatewayReply {
-  if (endpoint.envelope === 'legacy') return legacy(failure.result, failure.message);
+  if (endpoint.envelope === 'legacy') return legacy(failure.result, wireMessage(endpoint, failure.message));
   const entry = V1_ERRORS[failure.result] ?? { status: 400, type: 'invalid_request_error', key: failure.key ?? 'invalid_request' };
   return versionedError(entry.status, entry.type, entry.key, wireMessage(endpoint, failure.message));
 }

@@ -591,7 +591,7 @@ export class SandboxGateway {
     }
     const trackId = readId(fields, 'trackId');
     if (trackId.kind === 'invalid') return fail(116, 'Invalid trackId');
-    // Sorting and the payment type (the versioned history's; its codec alone reads them).
+    // Sorting (both APIs: v1 sort_by/sort_type, legacy sortBy/orderBy, the same values) and the payment type (v1's codec alone reads it).
     const sortByField = readString(fields, 'sortBy');
     const sortBy = sortByField.kind === 'ok' ? SORT_BY.find((v) => v === sortByField.value) : 'create_date';
     if (sortByField.kind === 'invalid' || sortBy === undefined) return fail(101, `Validation problem: sortBy must be one of ${SORT_BY.join(', ')}`, 'sort_by');

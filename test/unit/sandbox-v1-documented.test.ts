@@ -120,3 +120,47 @@ describe('v1 history: sort_by, sort_type, type, default size (§12)', () => {
     expect((s.call('paymentHistory', 'legacy', {}).body.data as Json[]).length).toBe(12);
   });
 });
+
+describe('legacy history: sortBy and orderBy (§6; values as v1 sort_by and sort_type)', () => {
+  function three() {
+    const s = sandbox();
+    const a = s.pay('30', 'leg-a');
+    s.clock.now += 1000;
+    const b = s.pay('10', 'leg-b');
+    s.clock.now += 1000;
+    const c = s.pay('20', 'leg-c-expire');
+    s.clock.now += 11_000;
+    return { ...s, a, b, c };
+  }
+  const ids = (r: { body: Json }): unknown[] => (r.body.data as Json[]).map((p) => String(p.trackId));
+
+  it('create_date desc by default; orderBy asc; sortBy amount; pay_date: the same order as v1', () => {
+    const { call, a, b, c } = three();
+    expect(ids(call('paymentHistory', 'legacy', {}))).toEqual([c, b, a]);
+    expect(ids(call('paymentHistory', 'legacy', { orderBy: 'asc' }))).toEqual([a, b, c]);
+    expect(ids(call('paymentHistory', 'legacy', { sortBy: 'amount' }))).toEqual([a, c, b]);
+    expect(ids(call('paymentHistory', 'legacy', { sortBy: 'amount', orderBy: 'asc' }))).toEqual([b, c, a]);
+    expect(ids(call('paymentHistory', 'legacy', { sortBy: 'pay_date', orderBy: 'asc' }))).toEqual([c, a, b]);
+    for (const [sortBy, orderBy] of [
+      ['amount', 'desc'],
+      ['pay_date', 'desc'],
+      ['create_date', 'asc'],
+    ] as const) {
+      const v1 = ((call('paymentHistory', 'v1', { sort_by: sortBy, sort_type: orderBy }).body.data as Json).list as Json[]).map((p) => String(p.track_id));
+      expect(ids(call('paymentHistory', 'legacy', { sortBy, orderBy }))).toEqual(v1);
+    }
+  });
+
+  it('an unknown sortBy or orderBy is result 101 naming the legacy field', () => {
+    const { call } = three();
+    for (const [name, value] of [
+      ['sortBy', 'date'],
+      ['orderBy', 'up'],
+    ]) {
+      const r = call('paymentHistory', 'legacy', { [name as string]: value });
+      expect(r.status).toBe(200);
+      expect(r.body.result).toBe(101);
+      expect(String(r.body.message)).toContain(`${name} must be one of`);
+    }
+  });
+});
