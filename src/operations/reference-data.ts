@@ -7,7 +7,8 @@
 // Shapes. Versioned `data` as §12 describes it: prices symbol → USD price (JSON numbers);
 // currencies symbol → {symbol, name, status, networks: {<network name> → {network, name,
 // required_confirmations, withdraw_fee, withdraw_min, deposit_min, static_fixed_fee}}}; networks
-// {list}; monitor {status: true}. The legacy answers' payload is not published: the sandbox puts
+// {list}; monitor {status: true}; fiats code → {symbol, name, price (USD per unit, a JSON number),
+// display_precision (text, "0.01")}. The legacy answers' payload is not published: the sandbox puts
 // the same payload under `data` beside `result` and `message` (as the legacy balance has it), and
 // the client reads either place.
 import { LosslessNumber } from 'lossless-json';
@@ -37,6 +38,11 @@ export interface CurrenciesAnswer {
 
 export interface NetworksAnswer {
   list: readonly string[];
+}
+
+/** Fiat currencies (v1 only): code, name, USD price of one unit (digits), display precision ("0.01"). */
+export interface FiatsAnswer {
+  fiats: ReadonlyArray<{ symbol: string; name: string; price: string; displayPrecision: string }>;
 }
 
 export interface SystemStatusAnswer {
@@ -131,3 +137,17 @@ export const SYSTEM_STATUS = {
   encodeAnswer: (endpoint: Endpoint, answer: SystemStatusAnswer): object => payload(endpoint, { status: answer.status }),
   endpoints: endpoints('/monitor', '/v1/common/monitor'),
 } as const satisfies Operation<Record<string, never>, JsonObject, SystemStatusAnswer>;
+
+export const FIATS = {
+  name: 'fiat currencies',
+  what: 'the fiat-currencies request',
+  idempotent: true,
+  encodeRequest: () => ({}),
+  decodeAnswer: decodeReferenceData,
+  encodeAnswer: (endpoint: Endpoint, answer: FiatsAnswer): object =>
+    payload(
+      endpoint,
+      Object.fromEntries(answer.fiats.map((f) => [f.symbol, { symbol: f.symbol, name: f.name, price: num(f.price), display_precision: f.displayPrecision }])),
+    ),
+  endpoints: { v1: endpoints('', '/v1/common/fiats').v1 },
+} as const satisfies Operation<Record<string, never>, JsonObject, FiatsAnswer>;

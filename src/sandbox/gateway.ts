@@ -31,11 +31,13 @@ import { PAYMENT_INFO, type PaymentKind, type PaymentRecord } from '../operation
 import { MERCHANT_RATE } from '../operations/merchant-rate.js';
 import { RATE, type RateAnswer } from '../operations/rate.js';
 import {
+  FIATS,
   PRICES,
   SUPPORTED_CURRENCIES,
   SUPPORTED_NETWORKS,
   SYSTEM_STATUS,
   type CurrenciesAnswer,
+  type FiatsAnswer,
   type NetworksAnswer,
   type PricesAnswer,
   type SystemStatusAnswer,
@@ -66,7 +68,7 @@ import {
   type TriggerState,
 } from './lifecycle.js';
 import { SANDBOX_OFFERINGS } from './offerings.js';
-import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances, usdPrices } from './prices.js';
+import { displayDecimals, exchangeRate, isKnownCurrency, sandboxBalances, sandboxFiats, usdPrices } from './prices.js';
 import { decodeTrackId, MAX_AMOUNT_DIGITS } from './track-id.js';
 
 /** Request fields under their canonical names: strings (form encoding, query) or lossless-json values (JSON). */
@@ -389,6 +391,11 @@ export class SandboxGateway {
   /** The networks the sandbox's coins are on, each once, in offering order. No key. */
   supportedNetworks(): Answer<NetworksAnswer> {
     return ok({ list: [...new Set(this.offerings().map((o) => o.network))] });
+  }
+
+  /** The fiat currencies the sandbox prices (prices.ts), each with its USD price. No key. */
+  fiats(): Answer<FiatsAnswer> {
+    return ok({ fiats: sandboxFiats(isFiat) });
   }
 
   /** The sandbox is up whenever it answers. No key. */
@@ -1074,4 +1081,5 @@ export const SANDBOX_BEHAVIOURS: readonly SandboxBehaviour[] = [
   { operation: SUPPORTED_CURRENCIES, serve: (g) => g.supportedCurrencies() },
   { operation: SUPPORTED_NETWORKS, serve: (g) => g.supportedNetworks() },
   { operation: SYSTEM_STATUS, serve: (g) => g.systemStatus() },
+  { operation: FIATS, serve: (g) => g.fiats() },
 ];

@@ -48,7 +48,6 @@ export const NOT_SERVED: readonly UnservedOperation[] = [
   },
   { name: 'the static address list', section: '§11', endpoints: [{ api: 'v1', method: 'GET', path: '/v1/payment/static-address' }] },
   { name: 'payment statistics', section: '§12', endpoints: [{ api: 'v1', method: 'GET', path: '/v1/payment/stats' }] },
-  { name: 'fiat currencies', section: '§12', endpoints: [{ api: 'v1', method: 'GET', path: '/v1/common/fiats' }] },
   {
     name: 'payout creation',
     section: '§13',

@@ -61,6 +61,16 @@ export function usdPrices(except: (symbol: string) => boolean = () => false): Re
   return Object.fromEntries(Object.entries(USD_PRICES).filter(([symbol]) => !except(symbol)));
 }
 
+/** The fiat currencies the sandbox prices (USD_PRICES), with their names and display precision, for GET /v1/common/fiats. */
+const FIAT_NAMES: Readonly<Record<string, string>> = { USD: 'US Dollar', EUR: 'Euro', GBP: 'British Pound' };
+
+/** Each fiat currency the sandbox prices: code, name, USD price of one unit, display precision ("0.01"), in a fixed order. */
+export function sandboxFiats(isFiat: (symbol: string) => boolean): Array<{ symbol: string; name: string; price: string; displayPrecision: string }> {
+  return Object.entries(USD_PRICES)
+    .filter(([symbol]) => isFiat(symbol))
+    .map(([symbol, price]) => ({ symbol, name: own(FIAT_NAMES, symbol) ?? symbol, price, displayPrecision: '0.01' }));
+}
+
 /** Whether the sandbox has a price for `symbol` (crypto or fiat). */
 export function isKnownCurrency(symbol: string): boolean {
   return usdPrice(symbol) !== undefined;

@@ -394,6 +394,7 @@ describe('the registry', () => {
       'GET /v1/common/networks versioned',
       'POST /monitor legacy',
       'GET /v1/common/monitor versioned',
+      'GET /v1/common/fiats versioned',
     ]);
   });
 

@@ -43,7 +43,6 @@ describe('operations the sandbox does not serve: 501 from every method of every 
         '/v1/payment/static-address',
         '/v1/payment/static-address/revoke',
         '/v1/payment/stats',
-        '/v1/common/fiats',
         '/v1/payout',
         '/v1/payout/123456',
         '/v1/general/swap',
@@ -138,6 +137,18 @@ describe('reference data and the merchant rate: served', () => {
     expect((await call('POST', '/api/networks', {})).body).toMatchObject({ result: 100, data: networks.body.data as object });
     expect((await call('GET', '/v1/common/monitor')).body).toMatchObject({ status: 200, data: { status: true } });
     expect((await call('POST', '/monitor', {})).body).toMatchObject({ result: 100, data: { status: true } });
+  });
+
+  it('fiats: GET /v1/common/fiats, code → {symbol, name, price (USD per unit, the prices table), display_precision} (§12); no longer 501', async () => {
+    const v1 = await call('GET', '/v1/common/fiats');
+    expect(v1.status).toBe(200);
+    expect(v1.body).toMatchObject({ status: 200, error: {} });
+    expect(v1.body.data).toEqual({
+      USD: { symbol: 'USD', name: 'US Dollar', price: 1, display_precision: '0.01' },
+      EUR: { symbol: 'EUR', name: 'Euro', price: 1.08, display_precision: '0.01' },
+      GBP: { symbol: 'GBP', name: 'British Pound', price: 1.27, display_precision: '0.01' },
+    });
+    expect(unservedPaths()).not.toContain('/v1/common/fiats');
   });
 });
 
