@@ -3,25 +3,13 @@
 // fields, amounts as JSON numbers, the versioned envelope on every answer), sent and decoded through
 // the one call (../call.ts), into the same values the legacy endpoints give, so commands print the
 // same documents whichever API is configured (`api: v1`).
-import type { Decimal } from '../../money/decimal.js';
-import type { Untrusted } from '../../output/untrusted.js';
-import { ACCEPTED_CURRENCIES, type CurrenciesEndpoint } from '../../operations/accepted-currencies.js';
-import { BALANCE, type Balance } from '../../operations/balance.js';
-import { asParams, type Operation } from '../../operations/codec.js';
-import { CREATE_PAYMENT, encodePaymentRequest, type Payment, type PaymentRequest } from '../../operations/create-payment.js';
-import {
-  encodeHistoryRequest,
-  historyFiltersOf,
-  PAYMENT_HISTORY,
-  type HistoryFilterName,
-  type PaymentFilter,
-  type PaymentPage,
-} from '../../operations/payment-history.js';
-import { PAYMENT_INFO, type PaymentInfo } from '../../operations/payment-info.js';
-import { RATE } from '../../operations/rate.js';
-import { missingKeyError, perform, type ClientOptions, type Speaker } from '../call.js';
-import type { GatewayClient, HttpTransport, Keys } from '../gateway.js';
+import { asParams } from '../../operations/codec.js';
+import { CREATE_PAYMENT, encodePaymentRequest, type PaymentRequest } from '../../operations/create-payment.js';
+import { encodeHistoryRequest, historyFiltersOf, PAYMENT_HISTORY, type HistoryFilterName, type PaymentFilter } from '../../operations/payment-history.js';
+import { missingKeyError, type ClientOptions } from '../call.js';
+import type { HttpTransport, Keys } from '../gateway.js';
 import { stringifyLossless } from '../json.js';
+import { OperationsClient } from '../operations-client.js';
 
 export { trackIdSegment } from '../call.js';
 export { MAX_PAGE_SIZE } from '../../operations/payment-history.js';
@@ -54,53 +42,11 @@ export function whiteLabelBody(req: PaymentRequest): string {
 
 const NO_ENDPOINT_HINT = 'the gateway has no such endpoint here: check the base URL, and that your account uses the versioned API (api v1)';
 
-export class V1Gateway implements GatewayClient {
+/** The versioned endpoints (docs/gateway.md §8): the history sends only the filters it documents. */
+export class V1Gateway extends OperationsClient {
   readonly historyFilters = V1_HISTORY_FILTERS;
-  private readonly speaker: Speaker;
 
   constructor(transport: HttpTransport, keys: Keys, options: ClientOptions = {}) {
-    this.speaker = { ...options, transport, keys, api: 'v1', notFoundHint: NO_ENDPOINT_HINT };
-  }
-
-  /** Any operation, over its versioned endpoint where it has one (else the legacy one). */
-  perform<Req, Ans>(operation: Operation<Req, Ans, never>, request: Req): Promise<Ans> {
-    return perform(this.speaker, operation, request);
-  }
-
-  /** GET /v1/payment/accepted-currencies (merchant key). `legacy`: the interface's POST /merchants/allowedCoins, as asked. */
-  acceptedCurrencies(endpoint: CurrenciesEndpoint = 'default'): Promise<Untrusted[]> {
-    const op = ACCEPTED_CURRENCIES;
-    return perform(this.speaker, op, {}, endpoint === 'legacy' ? op.endpoints.legacy : op.endpoints.v1);
-  }
-
-  /** POST /v1/payment/white-label (merchant key), JSON body in snake_case. Never re-sent once it may have arrived. */
-  createPayment(request: PaymentRequest): Promise<Payment> {
-    return this.perform(CREATE_PAYMENT, request);
-  }
-
-  /** GET /v1/general/account/balance[?currency=] (general key). */
-  balances(currency?: string): Promise<Balance[]> {
-    return this.perform(BALANCE, currency === undefined ? {} : { currency });
-  }
-
-  /** POST /v1/general/swap/rate (general key), JSON {from_currency, to_currency}. */
-  rate(fromCurrency: string, toCurrency: string): Promise<Decimal> {
-    return this.perform(RATE, { fromCurrency, toCurrency });
-  }
-
-  /**
-   * GET /v1/payment/{track_id} (merchant key). An answer of 404 with an envelope is the request's
-   * data being wrong, an unknown track id: exit 65, like the interface's result 116 (PAYMENT_INFO.refine).
-   */
-  paymentInfo(trackId: string): Promise<PaymentInfo> {
-    return this.perform(PAYMENT_INFO, { trackId });
-  }
-
-  /**
-   * GET /v1/payment?… (merchant key): one page of the history, the documented filters as query
-   * parameters (V1_HISTORY_FILTERS); an order id is not sent (the history has no such parameter).
-   */
-  payments(filter: PaymentFilter): Promise<PaymentPage> {
-    return this.perform(PAYMENT_HISTORY, filter);
+    super({ ...options, transport, keys, api: 'v1', notFoundHint: NO_ENDPOINT_HINT });
   }
 }
