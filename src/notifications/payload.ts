@@ -12,20 +12,11 @@
 // `gw webhook send`. Amounts stay decimal strings throughout (written as JSON number literals with
 // exactly their digits in v1 bodies).
 import { createHash } from 'node:crypto';
-import { base58, bech32 } from '@scure/base';
 import { LosslessNumber, stringify } from 'lossless-json';
 import { legacyStatusName, v1AnswerWord, type PaymentState } from '../domain/payment-status.js';
 import { compareDecimals, divideRounded, fractionDigits, fromBaseUnits, multiplyRounded, toBaseUnits } from '../money/decimal.js';
-import {
-  encodeBase58Check,
-  encodeCashAddr,
-  encodeMoneroAddress,
-  encodeTonFriendly,
-  MONERO_STAGENET_STANDARD_TAG,
-  TON_FLAGS,
-  toEip55,
-} from '../payment-uri/addresses.js';
-import { matchNetwork, NETWORKS } from '../payment-uri/networks.js';
+import { matchNetwork } from '../payment-uri/networks.js';
+import { testNetworkAddress } from '../payment-uri/test-addresses.js';
 import { defaultType, type NotificationStyle, type NotificationType } from './types.js';
 
 export { NOTIFICATION_STYLES, NOTIFICATION_TYPES, LEGACY_TYPES, V1_TYPES, defaultType } from './types.js';
@@ -248,33 +239,7 @@ export function txRates(p: Pick<NotificationPayment, 'amount' | 'payAmount' | 'p
  */
 export function senderAddress(network: string, currency: string, seed: string): string | null {
   const id = matchNetwork(network, currency);
-  if (id === undefined) return null;
-  const material = createHash('sha256').update(`gw-notification-sender\u0000${id}\u0000${seed}`).digest();
-  const hash20 = material.subarray(0, 20);
-  switch (NETWORKS[id].addressFormat) {
-    case 'bitcoin':
-      return bech32.encode('tb', [0, ...bech32.toWords(hash20)]);
-    case 'litecoin':
-      return bech32.encode('tltc', [0, ...bech32.toWords(hash20)]);
-    case 'digibyte':
-      return bech32.encode('dgbt', [0, ...bech32.toWords(hash20)]);
-    case 'dogecoin':
-      return encodeBase58Check(0x71, hash20);
-    case 'dash':
-      return encodeBase58Check(0x8c, hash20);
-    case 'bitcoin-cash':
-      return encodeCashAddr('bchtest', 0, hash20);
-    case 'evm':
-      return toEip55(`0x${hash20.toString('hex')}`);
-    case 'tron':
-      return encodeBase58Check(0x41, hash20);
-    case 'solana':
-      return base58.encode(material);
-    case 'ton':
-      return encodeTonFriendly(TON_FLAGS.nonBounceable | TON_FLAGS.testOnly, 0, material);
-    case 'monero':
-      return encodeMoneroAddress(MONERO_STAGENET_STANDARD_TAG, material, createHash('sha256').update(material).digest());
-  }
+  return id === undefined ? null : testNetworkAddress('notification-sender', id, seed);
 }
 
 /**
