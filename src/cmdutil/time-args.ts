@@ -31,13 +31,25 @@ export function parseDuration(text: string, flag: string, maxMs = 366 * DAY_MS):
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/i;
 
+/** `today` and `yesterday`: how many local calendar days before `now`'s. */
+const RELATIVE_DAYS: Readonly<Record<string, number>> = { today: 0, yesterday: 1 };
+
 /**
- * A point in time for `--since`/`--until`: a date (2026-11-01, local time: its start, or with
- * `endOfDay` its last second), an ISO date and time (2026-11-01T14:30, 2026-11-01T14:30:00Z,
- * local time unless it names an offset), or a duration meaning that long before `now` (2h, 7d).
+ * A point in time for `--since`/`--until`, the one parser of every time range: a date
+ * (2026-11-01, local time: its start, or with `endOfDay` its last second), `today` or `yesterday`
+ * (that local calendar day, read from `now` in the local time zone, `TZ` honoured: the same as its
+ * date), an ISO date and time (2026-11-01T14:30, 2026-11-01T14:30:00Z, local time unless it names
+ * an offset), or a duration meaning that long before `now` (2h, 7d). A day's bounds follow the
+ * local clock, so a day with a daylight-saving change is 23 or 25 hours long.
  */
 export function parseWhen(text: string, flag: string, now: number, endOfDay = false): Date {
   const t = text.trim();
+  const back = RELATIVE_DAYS[t.toLowerCase()];
+  if (back !== undefined) {
+    const today = new Date(now);
+    const [y, m, d] = [today.getFullYear(), today.getMonth(), today.getDate() - back];
+    return endOfDay ? new Date(new Date(y, m, d + 1).getTime() - 1000) : new Date(y, m, d);
+  }
   const day = DATE_ONLY.exec(t);
   if (day !== null) {
     const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
@@ -56,7 +68,9 @@ export function parseWhen(text: string, flag: string, now: number, endOfDay = fa
 }
 
 function badWhen(text: string, flag: string): UsageError {
-  return new UsageError(`${flag} must be a date (2026-11-01), a date and time (2026-11-01T14:30) or a duration ago (2h, 7d) (got "${text.slice(0, 40)}")`);
+  return new UsageError(
+    `${flag} must be a date (2026-11-01), today, yesterday, a date and time (2026-11-01T14:30) or a duration ago (2h, 7d) (got "${text.slice(0, 40)}")`,
+  );
 }
 
 /** A number of seconds (0.001 to `max`, decimals allowed), as milliseconds: --forward-timeout, the sandbox's notification waits. */

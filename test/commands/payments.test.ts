@@ -76,6 +76,13 @@ describe('filters, checked before any request', () => {
     });
   });
 
+  it('--since yesterday --until today: from local midnight yesterday to the last second of today', () => {
+    const { filter } = buildPaymentFilter({ since: 'yesterday', until: 'today' }, NOW);
+    expect(filter.from).toEqual(new Date(2026, 10, 21));
+    expect(filter.to).toEqual(new Date(2026, 10, 22, 23, 59, 59));
+    expect(() => buildPaymentFilter({ since: 'today', until: 'yesterday' }, NOW)).toThrow(/--until is before --since/);
+  });
+
   it('--all reads pages of 200 unless told', () => {
     expect(buildPaymentFilter({ all: true }, NOW)).toEqual({ filter: { size: 200 }, all: true });
     expect(buildPaymentFilter({ all: true, size: '20' }, NOW)).toEqual({ filter: { size: 20 }, all: true });

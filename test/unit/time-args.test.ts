@@ -1,5 +1,5 @@
 // Durations and times a user types, the order ids gw makes up, and the words times are shown in.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { generateOrderId, isGeneratedOrderId } from '../../src/cmdutil/order-id.js';
 import { durationMs, parseDuration, parseWhen } from '../../src/cmdutil/time-args.js';
 import { UsageError } from '../../src/errors.js';
@@ -51,8 +51,47 @@ describe('--since / --until', () => {
     expect(parseWhen('7d', '--since', NOW)).toEqual(new Date(NOW - 7 * 86_400_000));
   });
 
-  it.each(['2026-13-01', '2026-02-30', 'yesterday', '12', '2026/11/01', ''])('%j is refused', (text) => {
-    expect(() => parseWhen(text, '--since', NOW)).toThrow(/--since must be a date \(2026-11-01\), a date and time \(2026-11-01T14:30\) or a duration ago/);
+  it.each(['2026-13-01', '2026-02-30', 'tomorrow', 'today 12:00', '12', '2026/11/01', ''])('%j is refused', (text) => {
+    expect(() => parseWhen(text, '--since', NOW)).toThrow(
+      /--since must be a date \(2026-11-01\), today, yesterday, a date and time \(2026-11-01T14:30\) or a duration ago/,
+    );
+  });
+});
+
+describe('--since / --until today and yesterday, in the TZ given', () => {
+  const saved = process.env.TZ;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.TZ;
+    else process.env.TZ = saved;
+  });
+
+  // [TZ, now (UTC), word, --since (UTC), --until (UTC): the last second of that local day]
+  it.each([
+    ['UTC', '2026-11-22T14:02:05Z', 'today', '2026-11-22T00:00:00Z', '2026-11-22T23:59:59Z'],
+    ['UTC', '2026-11-22T14:02:05Z', 'yesterday', '2026-11-21T00:00:00Z', '2026-11-21T23:59:59Z'],
+    // 01:30 UTC is still the day before in New York (UTC-5).
+    ['America/New_York', '2026-11-22T01:30:00Z', 'today', '2026-11-21T05:00:00Z', '2026-11-22T04:59:59Z'],
+    ['Asia/Tokyo', '2026-11-22T20:00:00Z', 'today', '2026-11-22T15:00:00Z', '2026-11-23T14:59:59Z'],
+    ['Asia/Tokyo', '2026-11-22T20:00:00Z', 'YESTERDAY', '2026-11-21T15:00:00Z', '2026-11-22T14:59:59Z'],
+    // 1 March: yesterday is the last day of February.
+    ['Europe/Berlin', '2026-03-01T10:00:00Z', 'yesterday', '2026-02-27T23:00:00Z', '2026-02-28T22:59:59Z'],
+    // DST starts in London on 29 March 2026: a 23-hour day, GMT at its start, BST at its end.
+    ['Europe/London', '2026-03-29T12:00:00Z', 'today', '2026-03-29T00:00:00Z', '2026-03-29T22:59:59Z'],
+    ['Europe/London', '2026-03-30T09:00:00Z', 'yesterday', '2026-03-29T00:00:00Z', '2026-03-29T22:59:59Z'],
+    // DST ends in New York on 1 November 2026: a 25-hour day.
+    ['America/New_York', '2026-11-01T12:00:00Z', 'today', '2026-11-01T04:00:00Z', '2026-11-02T04:59:59Z'],
+  ])('TZ=%s at %s: %s', (tz, now, word, since, until) => {
+    process.env.TZ = tz;
+    const at = Date.parse(now);
+    expect(parseWhen(word, '--since', at).toISOString()).toBe(new Date(since).toISOString());
+    expect(parseWhen(` ${word} `, '--until', at, true).toISOString()).toBe(new Date(until).toISOString());
+  });
+
+  it('today is the same range as its date', () => {
+    process.env.TZ = 'Europe/London';
+    const at = Date.parse('2026-03-29T12:00:00Z');
+    expect(parseWhen('today', '--since', at)).toEqual(parseWhen('2026-03-29', '--since', at));
+    expect(parseWhen('today', '--until', at, true)).toEqual(parseWhen('2026-03-29', '--until', at, true));
   });
 });
 
