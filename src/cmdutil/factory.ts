@@ -22,6 +22,7 @@ import type { ClientOptions } from '../gateway/call.js';
 import type { ProxyConfig } from '../gateway/proxy.js';
 import type { TransportObserver } from '../gateway/transport-observer.js';
 import type { IOStreams } from '../output/iostreams.js';
+import { terminalSafe } from '../output/sanitize.js';
 import type { RunningSandbox } from '../sandbox/options.js';
 import { VERSION } from '../version.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -308,6 +309,15 @@ class DefaultFactory implements Factory {
     const config = await this.config();
     const { describeSource } = await import('../config/resolve.js');
     const baseUrl = config.baseUrl;
+    if (baseUrl === undefined && config.profile === undefined && (config.profiles?.length ?? 0) > 0) {
+      // Set up with a profile only (gw init --profile …): name the profiles and how to pick one.
+      const names = config.profiles!.map((p) => terminalSafe(p));
+      const one = names[0]!;
+      throw new ConfigError(
+        `no gateway base URL is configured outside a profile, and no profile was chosen: your config has profile${names.length === 1 ? '' : 's'} ${names.join(', ')}`,
+        `pick one with --profile ${one} (or --profile <name>), or export GATEWAY_PROFILE=${one} to use it by default; or run gw init without a profile name to set your defaults`,
+      );
+    }
     if (baseUrl === undefined) {
       throw new ConfigError(
         'no gateway base URL is configured',

@@ -104,7 +104,7 @@ export function newCmdInit(f: Factory, runF: (opts: InitOptions) => Promise<void
       ],
       json: '{"file", "created", "mode": "0600", "profile": null | "name", "settings": {"baseUrl", "merchantKey", "payoutKey"} (keys masked), "checks": {"merchantKey": "accepted"|"not checked"|…, "payoutKey": …}}',
       notes:
-        'Writes $XDG_CONFIG_HOME/gateway/config.yaml (default ~/.config/gateway/config.yaml), or your existing user config file, keeping its format and other settings; mode 0600, written atomically, never through a symbolic link. Without a profile name the values are your defaults; with one they go under profiles.<name> (use --profile <name> or GATEWAY_PROFILE). Exit 77 when the gateway refuses a key, 69/75 when it cannot be reached (nothing written; --no-verify writes anyway), 64 when a value is missing and cannot be asked for.',
+        'Writes $XDG_CONFIG_HOME/gateway/config.yaml (default ~/.config/gateway/config.yaml), or your existing user config file, keeping its format and other settings; mode 0600, written atomically, never through a symbolic link. Without a profile name the values are your defaults; with one they go under profiles.<name> (use --profile <name> or GATEWAY_PROFILE); on a terminal, when the file has no defaults yet, gw init offers to write them at the top level too, so they are your defaults (--yes does not). Exit 77 when the gateway refuses a key, 69/75 when it cannot be reached (nothing written; --no-verify writes anyway), 64 when a value is missing and cannot be asked for.',
     },
   );
 }
@@ -179,6 +179,8 @@ interface Answers {
   keys: Partial<Record<KeyKind, Setting<string>>>;
   verdicts: Partial<Record<KeyKind, Verdict>>;
   profile: string | undefined;
+  /** The profile's values are also written at the top level: your defaults, used without --profile. */
+  makeDefault?: boolean;
 }
 
 export async function initRun(opts: InitOptions): Promise<void> {
@@ -200,6 +202,13 @@ export async function initRun(opts: InitOptions): Promise<void> {
       for (const kind of ['merchant', 'payout'] as const) {
         const key = keys[kind];
         if (key !== undefined) doc.set(at(KEY_NAMES[kind].setting), key.value);
+      }
+      if (answers.makeDefault === true) {
+        doc.set(['baseUrl'], url.pathname === '/' ? url.origin : url.href);
+        for (const kind of ['merchant', 'payout'] as const) {
+          const key = keys[kind];
+          if (key !== undefined) doc.set([KEY_NAMES[kind].setting], key.value);
+        }
       }
     },
     opts.signal === undefined ? {} : { signal: opts.signal },
@@ -227,7 +236,14 @@ export async function initRun(opts: InitOptions): Promise<void> {
     payoutKey: keys.payout === undefined ? null : maskKey(keys.payout.value),
   };
   if (io.json) {
-    io.printJson({ file: result.file, created: result.created, mode: modeText(result.mode), profile: answers.profile ?? null, settings, checks });
+    io.printJson({
+      file: result.file,
+      created: result.created,
+      mode: modeText(result.mode),
+      profile: answers.profile ?? null,
+      settings,
+      checks,
+    });
     return;
   }
   const { chalk } = io;
@@ -245,10 +261,10 @@ export async function initRun(opts: InitOptions): Promise<void> {
     ],
   ];
   const width = Math.max(...rows.map(([, value]) => [...value].length));
-  let text = `${interactive ? '\n' : ''}${result.created ? 'Created' : 'Updated'} ${terminalSafe(result.file)} (mode ${modeText(result.mode)}${answers.profile === undefined ? '' : `, profile ${answers.profile}`}):\n`;
+  let text = `${interactive ? '\n' : ''}${result.created ? 'Created' : 'Updated'} ${terminalSafe(result.file)} (mode ${modeText(result.mode)}${answers.profile === undefined ? '' : `, profile ${answers.profile}${answers.makeDefault === true ? ', also your defaults' : ''}`}):\n`;
   for (const [name, value, note] of rows) text += `${`  ${name.padEnd(12)} ${value.padEnd(width)}  ${note}`.trimEnd()}\n`;
   if (result.narrowedFrom !== undefined) text += `  (permissions narrowed from ${modeText(result.narrowedFrom)}: the file holds keys)\n`;
-  const use = answers.profile === undefined ? 'gw' : `gw --profile ${answers.profile}`;
+  const use = answers.profile === undefined || answers.makeDefault === true ? 'gw' : `gw --profile ${answers.profile}`;
   const next: Array<[string, string]> = [];
   if (answers.sandbox) next.push([`gw sandbox --port ${answers.baseUrl.value.port || SANDBOX_PORT}`, 'in another terminal: the sandbox this set-up points at']);
   next.push([`${use} doctor`, 'checks the set-up against the gateway, any time']);
@@ -257,7 +273,8 @@ export async function initRun(opts: InitOptions): Promise<void> {
   io.out(text);
   // The next steps are advice, not what was written: stderr.
   let advice = `\nNext:\n${next.map(([cmd, why]) => `  ${cmd.padEnd(cmdWidth)}   # ${why}\n`).join('')}`;
-  if (answers.profile !== undefined) advice += `  (export GATEWAY_PROFILE=${answers.profile} to use the profile without --profile)\n`;
+  if (answers.profile !== undefined && answers.makeDefault !== true)
+    advice += `  (export GATEWAY_PROFILE=${answers.profile} to use the profile without --profile)\n`;
   io.notice(advice);
 }
 
@@ -470,5 +487,14 @@ async function ask(opts: InitOptions, target: UserConfigFile, existing: Editable
     });
     if (!ok) throw new GwError(ExitCode.OK, 'nothing was written');
   }
-  return { baseUrl, sandbox, keys, verdicts, profile };
+
+  // 5. A named profile and no defaults yet: commands without --profile would find no gateway.
+  let makeDefault = false;
+  if (profile !== undefined && str(existing.get(['baseUrl'])) === undefined && str(existing.get(['merchantKey'])) === undefined) {
+    makeDefault = await prompter.confirm({
+      message: `You have no defaults yet: make profile ${profile} your default (its values also at the top level, used without --profile)?`,
+      default: true,
+    });
+  }
+  return { baseUrl, sandbox, keys, verdicts, profile, makeDefault };
 }

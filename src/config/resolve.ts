@@ -40,6 +40,8 @@ export interface ResolvedConfig {
   readonly generalKey?: Setting<string>;
   readonly timeoutMs: Setting<number>;
   readonly profile?: Setting<string>;
+  /** The names of the profiles the files define, in the order found (highest precedence file first). */
+  readonly profiles?: readonly string[];
   /** The config file with the highest precedence that was read, if any (the project file, else the user file). */
   readonly file?: string;
   /** Every config file read, highest precedence first. */
@@ -220,6 +222,8 @@ interface Collected {
   /** Highest precedence first. */
   files: FileLayers[];
   warnings: string[];
+  /** Every profile name the files define. */
+  knownProfiles: string[];
 }
 
 const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
@@ -290,7 +294,7 @@ function collect({ flags, env, layers, skipped = [] }: ResolveInput, problems?: 
       );
     }
   }
-  return { profileName, profile, files, warnings };
+  return { profileName, profile, files, warnings, knownProfiles };
 }
 
 /** The text of one setting and where it came from: flag > env > each file's profile, then its top level. */
@@ -344,6 +348,7 @@ function assemble(input: ResolveInput, collected: Collected, onBad: (key: Key, s
     ...(generalKey && { generalKey }),
     timeoutMs: timeoutMs ?? { value: DEFAULT_TIMEOUT_SECONDS * 1000, source: { kind: 'default' } },
     ...(collected.profile && { profile: collected.profile }),
+    profiles: Object.freeze([...collected.knownProfiles]),
     ...(highest && { file: highest.file }),
     files: Object.freeze(collected.files.map(({ file, level }) => Object.freeze({ file, level }))),
     looked: Object.freeze([...(input.looked ?? [])]),

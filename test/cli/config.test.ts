@@ -209,6 +209,18 @@ describe('profiles and precedence', () => {
     expect(r.stderr).toMatch(/local, slow/);
   });
 
+  it('names the profiles and how to pick one when the file has profiles but no default (not "run gw init")', async () => {
+    const dir = tempDir();
+    writeFile(dir, '.gatewayrc.json', JSON.stringify({ profiles: { staging: { baseUrl: sandbox.url, merchantKey: sandbox.merchantKey }, shop: {} } }));
+    const r = await gw(['currencies'], { cwd: dir });
+    expect(r.exitCode).toBe(78);
+    expect(r.stderr).toMatch(/profiles staging, shop/);
+    expect(r.stderr).toMatch(/--profile staging/);
+    expect(r.stderr).toMatch(/GATEWAY_PROFILE=staging/);
+    expect(r.stderr).not.toMatch(/run gw init to set up/);
+    expect((await gw(['currencies', '--json'], { cwd: dir, env: { GATEWAY_PROFILE: 'staging' } })).exitCode).toBe(0);
+  });
+
   it('exits 78 for plain http to a remote host', async () => {
     const r = await gw(['rate', 'BTC', 'USDT', '--base-url', 'http://gateway.example']);
     expect(r.exitCode).toBe(78);

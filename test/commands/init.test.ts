@@ -104,6 +104,7 @@ describe('gw init on a terminal (scripted answers)', () => {
         { ask: /^Payout API key/, answer: 'pk_wrong_333344445555' },
         { ask: /^What now with the payout key\?/, kind: 'select', answer: 'skip' },
         { ask: /^Profile name/, answer: 'shop' },
+        { ask: /make profile shop your default/, kind: 'confirm', answer: false },
       ],
     });
     expect(r.error).toBeUndefined();
@@ -114,6 +115,47 @@ describe('gw init on a terminal (scripted answers)', () => {
     expect(r.stdout).toContain('(mode 0600, profile shop)');
     expect(r.stderr).toContain('gw --profile shop doctor');
     expect(r.stdout + r.stderr).not.toMatch(/mk_wrong_000011112222|pk_wrong_333344445555/);
+  });
+
+  it('a named profile and no defaults yet: offers to make it the default, and writes it at the top level too', async () => {
+    const r = await init({
+      answers: [
+        { ask: /^Which gateway\?/, answer: 'url' },
+        { ask: /^Gateway base URL/, answer: sandbox.url },
+        { ask: /^Merchant API key/, answer: sandbox.merchantKey },
+        { ask: /^Payout API key/, answer: '' },
+        { ask: /^Profile name/, answer: 'shop' },
+        { ask: /^You have no defaults yet: make profile shop your default/, kind: 'confirm', answer: true },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.prompter?.done).toBe(true);
+    expect(readFileSync(r.file, 'utf8')).toBe(
+      `profiles:\n  shop:\n    baseUrl: "${sandbox.url}"\n    merchantKey: "${sandbox.merchantKey}"\nbaseUrl: "${sandbox.url}"\nmerchantKey: "${sandbox.merchantKey}"\n`,
+    );
+    expect(r.stdout).toContain('(mode 0600, profile shop, also your defaults)');
+    expect(r.stderr).toMatch(/gw doctor\s+# checks/);
+    expect(r.stderr).not.toContain('GATEWAY_PROFILE');
+  });
+
+  it('a named profile when defaults exist: nothing more asked', async () => {
+    const home = emptyDir('gw-init-');
+    const dir = path.join(home, '.config', 'gateway');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(dir, 'config.yaml'), `baseUrl: "${sandbox.url}"\n`, { mode: 0o600 });
+    const r = await init({
+      home,
+      answers: [
+        { ask: /^Which gateway\?/, answer: 'url' },
+        { ask: /^Gateway base URL/, answer: sandbox.url },
+        { ask: /^Merchant API key/, answer: sandbox.merchantKey },
+        { ask: /^Payout API key/, answer: '' },
+        { ask: /^Profile name/, answer: 'shop' },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.prompter?.done).toBe(true);
+    expect(r.stderr).toContain('gw --profile shop doctor');
   });
 
   it('Ctrl-C at a question: exit 130 and the existing file untouched, no temporary file left', async () => {
