@@ -8,7 +8,7 @@ import { asParams, chooseEndpoint, NotServedError, type Api, type Endpoint, type
 import { decodeEnvelope } from './envelope.js';
 import type { HttpTransport, KeySetting, Keys } from './gateway.js';
 import { unsendableHeaderValue } from './header-value.js';
-import { stringifyLossless } from './json.js';
+import { stringifyLossless } from '../util/json.js';
 import type { JsonObject } from '../operations/read.js';
 import type { TransportRequest } from './transport.js';
 

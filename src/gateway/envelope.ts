@@ -6,7 +6,7 @@
 import { ExitCode, GwError, ProtocolError } from '../errors.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { Untrusted } from '../output/untrusted.js';
-import { isJsonNumber, isJsonObject, parseLossless, type JsonValue } from './json.js';
+import { isJsonNumber, isJsonObject, parseLossless, type JsonValue } from '../util/json.js';
 import { exitCodeForResult, exitCodeForStatus, resultCode } from './result-codes.js';
 import { tryAgain } from './retry-after.js';
 

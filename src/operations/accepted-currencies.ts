@@ -2,7 +2,7 @@
 // versioned GET /v1/payment/accepted-currencies (the interface document's default, whatever `api`
 // says) and the legacy POST /merchants/allowedCoins (`gw currencies --legacy`).
 import type { Untrusted } from '../output/untrusted.js';
-import { isJsonObject } from '../gateway/json.js';
+import { isJsonObject } from '../util/json.js';
 import { readSymbolList, shapeError, type JsonObject } from './read.js';
 import { fields, type Endpoint, type Operation } from './codec.js';
 

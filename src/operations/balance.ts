@@ -2,7 +2,7 @@
 // the payout key in field `key`), versioned GET /v1/general/account/balance[?currency=] (general key).
 import type { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
-import { isJsonObject, type JsonValue } from '../gateway/json.js';
+import { isJsonObject, type JsonValue } from '../util/json.js';
 import { readDecimal, shapeError, type JsonObject } from './read.js';
 import { encodeFields, fields, wireValue, type Endpoint, type Operation } from './codec.js';
 

@@ -10,7 +10,7 @@ import { LosslessNumber, isLosslessNumber } from 'lossless-json';
 import { ConfigError, type GwError } from '../errors.js';
 import { toPlainDecimal, type Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
-import { isJsonObject, type JsonValue } from '../gateway/json.js';
+import { isJsonObject, type JsonValue } from '../util/json.js';
 import { readDecimal, readOptionalText, readScalar, readText, shapeError, type JsonObject } from './read.js';
 import type { Scalar } from './values.js';
 

@@ -3,7 +3,7 @@
 // snake_case, key header `merchant_api_key`). Never re-sent once it may have reached the gateway.
 import type { Decimal } from '../money/decimal.js';
 import type { Untrusted } from '../output/untrusted.js';
-import type { JsonValue } from '../gateway/json.js';
+import type { JsonValue } from '../util/json.js';
 import { requiredText, type JsonObject } from './read.js';
 import { answerValue, encodeFields, fields, payloadOf, readFields, type Endpoint, type Field, type Operation } from './codec.js';
 import type { Scalar } from './values.js';

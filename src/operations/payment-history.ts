@@ -5,7 +5,7 @@
 import { legacyStatusName, v1StatusName, type PaymentState } from '../domain/payment-status.js';
 import { UsageError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
-import { isJsonObject, type JsonValue } from '../gateway/json.js';
+import { isJsonObject, type JsonValue } from '../util/json.js';
 import { readScalar, shapeError, type JsonObject } from './read.js';
 import { encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
 import {

@@ -7,7 +7,7 @@ import { legacyStatusName, normalizeStatus, v1AnswerWord, type PaymentState } fr
 import { ExitCode, type GwError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
-import { isJsonObject, type JsonValue } from '../gateway/json.js';
+import { isJsonObject, type JsonValue } from '../util/json.js';
 import { outputObject, outputValue, readDecimal, readScalar, readText, requiredText, shapeError, type JsonObject } from './read.js';
 import { answerValue, encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
 import type { OutputObject, PaymentTransaction, Scalar } from './values.js';

@@ -1,7 +1,7 @@
 // The exchange rate: how many `to` one `from` is worth (docs/gateway.md §1, §14). Legacy
 // POST /exchange/rate (no key), versioned POST /v1/general/swap/rate (general key).
 import type { Decimal } from '../money/decimal.js';
-import { isJsonObject } from '../gateway/json.js';
+import { isJsonObject } from '../util/json.js';
 import { readDecimal, shapeError, type JsonObject } from './read.js';
 import { encodeFields, fields, row, type Endpoint, type Operation } from './codec.js';
 

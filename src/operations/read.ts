@@ -5,7 +5,7 @@
 import { ProtocolError } from '../errors.js';
 import { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
-import { isJsonNumber, isJsonObject, type JsonValue } from '../gateway/json.js';
+import { isJsonNumber, isJsonObject, type JsonValue } from '../util/json.js';
 import type { OutputObject, OutputValue, Scalar } from './values.js';
 
 export type { OutputObject, OutputValue } from './values.js';

@@ -12,7 +12,7 @@
 // the same payload under `data` beside `result` and `message` (as the legacy balance has it), and
 // the client reads either place.
 import { LosslessNumber } from 'lossless-json';
-import { isJsonObject } from '../gateway/json.js';
+import { isJsonObject } from '../util/json.js';
 import { shapeError, type JsonObject } from './read.js';
 import type { Endpoint, Operation } from './codec.js';
 

@@ -14,7 +14,7 @@ import type {
 import { decodeBalances } from '../../src/operations/balance.js';
 import { decodePayment } from '../../src/operations/create-payment.js';
 import { decodePaymentInfo } from '../../src/operations/payment-info.js';
-import { parseLossless } from '../../src/gateway/json.js';
+import { parseLossless } from '../../src/util/json.js';
 import type { Operation } from '../../src/operations/codec.js';
 import type { JsonObject } from '../../src/operations/read.js';
 import { Decimal } from '../../src/money/decimal.js';

@@ -4,7 +4,7 @@
 // numbers, a `txs` list with tx_hash, amount, currency, network, address, status, confirmations,
 // auto_convert, auto_withdrawal and date.
 import type { PaymentInfo } from '../../src/gateway/gateway.js';
-import { parseLossless } from '../../src/gateway/json.js';
+import { parseLossless } from '../../src/util/json.js';
 import type { JsonObject } from '../../src/operations/read.js';
 import { decodeV1PaymentInfo } from '../../src/operations/payment-info.js';
 

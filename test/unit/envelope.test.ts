@@ -1,13 +1,13 @@
 // Table-driven tests for the gateway answer decoding: src/gateway/envelope.ts (legacy `result` and
 // versioned `status`/`error` envelopes, HTTP fallbacks), src/gateway/result-codes.ts (exit code of
-// every documented refusal; the table itself is in result-codes.test.ts) and src/gateway/json.ts
+// every documented refusal; the table itself is in result-codes.test.ts) and src/util/json.ts
 // (lossless numbers).
 
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, GwError, ProtocolError } from '../../src/errors.js';
 import { decodeEnvelope, integerCode, type EnvelopeStyle, type RawResponse } from '../../src/gateway/envelope.js';
-import { isJsonNumber, isJsonObject, jsonNumber, parseLossless, stringifyLossless } from '../../src/gateway/json.js';
+import { isJsonNumber, isJsonObject, jsonNumber, parseLossless, stringifyLossless } from '../../src/util/json.js';
 import { exitCodeForResult, exitCodeForStatus, isGenericFailure, RESULT_MEANING } from '../../src/gateway/result-codes.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

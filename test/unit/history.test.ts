@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HISTORY_FILTERS, type HistoryFilterName, type PaymentFilter } from '../../src/gateway/gateway.js';
 import { givenFilters, rowContradicts, rowMatches } from '../../src/gateway/history.js';
 import { decodeV1PaymentInfo } from '../../src/operations/payment-info.js';
-import { parseLossless } from '../../src/gateway/json.js';
+import { parseLossless } from '../../src/util/json.js';
 import type { JsonObject } from '../../src/operations/read.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { paymentInfoOf } from '../support/fake-gateway.js';

@@ -11,7 +11,7 @@ import type { Keys } from '../../src/gateway/gateway.js';
 import { LegacyGateway } from '../../src/gateway/legacy/client.js';
 import { decodeBalances } from '../../src/operations/balance.js';
 import { decodePayment } from '../../src/operations/create-payment.js';
-import { parseLossless, type JsonValue } from '../../src/gateway/json.js';
+import { parseLossless, type JsonValue } from '../../src/util/json.js';
 import { readDecimal } from '../../src/operations/read.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { FakeTransport } from '../support/fake-transport.js';

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/errors.js';
-import { parseLossless } from '../../src/gateway/json.js';
+import { parseLossless } from '../../src/util/json.js';
 import type { JsonObject } from '../../src/operations/read.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { ACCEPTED_CURRENCIES, decodeAcceptedCurrencies, encodeAcceptedCurrencies } from '../../src/operations/accepted-currencies.js';

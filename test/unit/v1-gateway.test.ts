@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode, GwError, ProtocolError, UsageError } from '../../src/errors.js';
 import type { JsonObject, RawResponse } from '../../src/gateway/envelope.js';
 import type { Keys, PaymentRequest } from '../../src/gateway/gateway.js';
-import { parseLossless } from '../../src/gateway/json.js';
+import { parseLossless } from '../../src/util/json.js';
 import { historyQuery, MAX_PAGE_SIZE, missingV1KeyError, trackIdSegment, V1Gateway, whiteLabelBody } from '../../src/gateway/v1/client.js';
 import { decodeV1AcceptedCurrencies } from '../../src/operations/accepted-currencies.js';
 import { decodeV1Balances } from '../../src/operations/balance.js';
