@@ -132,9 +132,10 @@ export function newCmdSandbox(
       `${TRIGGER_STATES.slice(0, -1).join(', ')} or ${TRIGGER_STATES.at(-1)} (the gateway's words; paying = confirming; late = expired, with the full amount received after the expiry)`,
     )
     .option(url, urlHelp)
-    .action((trackId: string, stateText: string, flags: { url?: string }) => {
+    .action((trackId: string, stateText: string, flags: { url?: string }, cmd: Command) => {
       const state = parseTriggerState(stateText);
       if (state === undefined) throw new UsageError(`<state> must be one of ${TRIGGER_STATES.join(', ')} (got "${stateText.slice(0, 30)}")`);
+      refuseEmbedded(cmd, `trigger ${parseTrackId(trackId)} ${state}`);
       const target = flags.url === undefined ? undefined : loopbackUrl(flags.url);
       return controlF({
         io: f.io,
@@ -152,7 +153,8 @@ export function newCmdSandbox(
     .description("send a payment's latest notification again (same body, same signature)")
     .argument('<trackId>', 'the payment')
     .option(url, urlHelp)
-    .action((trackId: string, flags: { url?: string }) => {
+    .action((trackId: string, flags: { url?: string }, cmd: Command) => {
+      refuseEmbedded(cmd, `resend ${parseTrackId(trackId)}`);
       const target = flags.url === undefined ? undefined : loopbackUrl(flags.url);
       return controlF({
         io: f.io,
@@ -167,6 +169,20 @@ export function newCmdSandbox(
     json: '{"ok": true, "trackId", "notification": {"url", "attempt", "result", "httpStatus", "answer", "error", "nextRetryMs"}}',
   });
   return command.addCommand(trigger).addCommand(resend);
+}
+
+/**
+ * --sandbox on trigger/resend would change a throwaway sandbox inside this very command, gone when
+ * it ends, and report a change nobody can see: refuse (exit 64, one line) with the way to drive a
+ * sandbox that lives on.
+ */
+function refuseEmbedded(cmd: Command, rest: string): void {
+  if (cmd.optsWithGlobals<{ sandbox?: boolean }>().sandbox !== true) return;
+  // A GwError, not a UsageError: the line already says what to run, without the usage hint.
+  throw new GwError(
+    ExitCode.USAGE,
+    `--sandbox would drive a throwaway sandbox that ends with this command: start one with gw sandbox in another terminal, then run gw sandbox ${rest} --url <the URL it prints>`,
+  );
 }
 
 function parseRetries(text: string): number[] {

@@ -42,6 +42,21 @@ describe('gw sandbox trigger / resend --url', () => {
     expect(receiver.requests).toHaveLength(0);
   });
 
+  it('--sandbox (a throwaway sandbox inside the command) → exit 64, one line naming the sandbox to start and drive, nothing sent', async () => {
+    for (const [argv, rest] of [
+      [['sandbox', 'trigger', 'sbx1', 'paid', '--sandbox'], 'trigger sbx1 paid'],
+      [['--sandbox', 'sandbox', 'resend', 'sbx1'], 'resend sbx1'],
+    ] as const) {
+      const r = await gw([...argv]);
+      expect(r.exitCode).toBe(64);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `gw: --sandbox would drive a throwaway sandbox that ends with this command: start one with gw sandbox in another terminal, then run gw sandbox ${rest} --url <the URL it prints>\n`,
+      );
+    }
+    expect(receiver.requests).toHaveLength(0);
+  });
+
   it('decides from the host as written, without looking any name up', async () => {
     const { loopbackUrl } = await import('../../src/commands/sandbox.js');
     for (const ok of [
