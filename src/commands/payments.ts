@@ -9,7 +9,7 @@ import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';
-import { amountsWords } from '../domain/arrival.js';
+import { amountsWords, coinKey } from '../domain/arrival.js';
 import { PAYMENT_STATES, parseState } from '../domain/payment-status.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentFilter, PaymentInfo } from '../gateway/gateway.js';
@@ -44,6 +44,8 @@ export interface PaymentsOptions {
   filter: PaymentFilter;
   /** Follow every page (bounded by MAX_PAGES). */
   all: boolean;
+  /** A range was asked for (--since/--until): the totals after the rows, and in --json. */
+  totals?: boolean;
 }
 
 /** Page size bounds (docs/gateway.md §6) and what --all asks for. */
@@ -65,7 +67,7 @@ function parseBound(text: string, flag: string): Decimal {
 }
 
 /** The filter the flags ask for, checked before any request (exit 64). */
-export function buildPaymentFilter(flags: PaymentsFlags, now: number): { filter: PaymentFilter; all: boolean } {
+export function buildPaymentFilter(flags: PaymentsFlags, now: number): { filter: PaymentFilter; all: boolean; totals: boolean } {
   const filter: PaymentFilter = {};
   if (flags.status !== undefined) {
     const state = parseState(flags.status);
@@ -85,12 +87,15 @@ export function buildPaymentFilter(flags: PaymentsFlags, now: number): { filter:
   if (flags.max !== undefined) filter.maxAmount = parseBound(flags.max, '--max');
   if (filter.minAmount !== undefined && filter.maxAmount !== undefined && filter.maxAmount.compare(filter.minAmount) < 0)
     throw new UsageError('--max is below --min');
-  const all = flags.all === true;
-  if (all && flags.page !== undefined) throw new UsageError('--all reads every page: leave out --page');
+  // A range is read whole, every page as --all does, and totalled.
+  const totals = flags.since !== undefined || flags.until !== undefined;
+  const all = flags.all === true || totals;
+  if (flags.all === true && flags.page !== undefined) throw new UsageError('--all reads every page: leave out --page');
+  if (totals && flags.page !== undefined) throw new UsageError('--since and --until read the whole range, every page: leave out --page');
   if (flags.page !== undefined) filter.page = parseCount(flags.page, '--page', 1, 1_000_000);
   if (flags.size !== undefined) filter.size = parseCount(flags.size, '--size', PAGE_SIZE.min, PAGE_SIZE.max);
   else if (all) filter.size = PAGE_SIZE.all;
-  return { filter, all };
+  return { filter, all, totals };
 }
 
 export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Promise<void> = paymentsRun): Command {
@@ -109,8 +114,8 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
     .option('--size <n>', `payments per page, ${PAGE_SIZE.min}–${PAGE_SIZE.max}`)
     .option('--all', `follow every page, printing each as it comes (at most ${MAX_PAGES} pages of ${PAGE_SIZE.all})`)
     .action((flags: PaymentsFlags) => {
-      const { filter, all } = buildPaymentFilter(flags, f.clock.now());
-      return runF({ io: f.io, gateway: () => f.gateway(), clock: f.clock, filter, all });
+      const { filter, all, totals } = buildPaymentFilter(flags, f.clock.now());
+      return runF({ io: f.io, gateway: () => f.gateway(), clock: f.clock, filter, all, totals });
     });
   return withHelp(command, {
     examples: [
@@ -132,11 +137,16 @@ export async function paymentsRun(opts: PaymentsOptions): Promise<void> {
     ...(stream && { onRows: (rows: readonly PaymentInfo[]) => stream.rows(rows) }),
   });
   const complete = listing.incomplete === undefined;
-  const counts = { page: listing.page, pages: listing.pages, total: listing.total, complete };
+  const totals = opts.totals === true ? paymentTotals(listing.payments) : undefined;
+  const counts = { page: listing.page, pages: listing.pages, total: listing.total, complete, ...(totals && { totals: totalsJson(totals) }) };
   if (stream !== undefined) {
-    await stream.end(counts);
+    await stream.end(counts, totals && totalsFooter(totals));
   } else if (io.json) {
     io.printJson({ payments: listing.payments.map((p) => ({ ...p.fields })), ...counts });
+  } else if (totals !== undefined) {
+    io.sandboxBanner();
+    if (listing.payments.length > 0) io.out(paymentsTable(listing.payments, io.stdoutIsTTY ? io.width() - 1 : undefined, io.chalk));
+    io.out(totalsFooter(totals));
   } else {
     io.sandboxBanner();
     if (listing.payments.length === 0) {
@@ -198,14 +208,15 @@ class ListingStream {
     await this.#check();
   }
 
-  async end(counts: { page: number; pages: number | null; total: number | null; complete: boolean }): Promise<void> {
+  async end(counts: { page: number; pages: number | null; total: number | null; complete: boolean }, footer?: string): Promise<void> {
     const { io } = this;
     if (io.json) {
       const tail = toJson(io.sandbox ? { ...counts, sandbox: true } : counts).slice(1);
       io.out(`${this.#count === 0 ? '{\n  "payments": []' : '\n  ]'},${tail}\n`);
-    } else if (this.#count === 0) {
-      io.sandboxBanner();
-      io.out('No payments match.\n');
+    } else {
+      if (this.#count === 0) io.sandboxBanner();
+      if (footer !== undefined) io.out(footer);
+      else if (this.#count === 0) io.out('No payments match.\n');
     }
     await this.#check();
   }
@@ -219,6 +230,67 @@ class ListingStream {
       );
     }
   }
+}
+
+/**
+ * The totals of a range (--since/--until): how many payments, per state; the amounts asked, summed
+ * per currency; what arrived, summed per coin (src/domain/arrival.ts). Exact Decimal sums.
+ */
+export interface PaymentTotals {
+  count: number;
+  byState: Map<string, number>;
+  asked: Map<string, Decimal>;
+  received: Map<string, Decimal>;
+  /** Payments whose arrival the gateway does not report (the legacy history): not in `received`. */
+  unreported: number;
+}
+
+export function paymentTotals(payments: readonly PaymentInfo[]): PaymentTotals {
+  const totals: PaymentTotals = { count: payments.length, byState: new Map(), asked: new Map(), received: new Map(), unreported: 0 };
+  const add = (map: Map<string, Decimal>, key: string, amount: Decimal): void => {
+    const before = map.get(key);
+    map.set(key, before === undefined ? amount : before.plus(amount));
+  };
+  for (const p of payments) {
+    totals.byState.set(p.status, (totals.byState.get(p.status) ?? 0) + 1);
+    const currency = coinKey(p.currency?.raw());
+    if (p.amount !== null && currency !== null) add(totals.asked, currency, p.amount);
+    const { received } = p.arrival;
+    if (received === null) totals.unreported++;
+    else for (const [coin, amount] of received) add(totals.received, coin, amount);
+  }
+  return totals;
+}
+
+const byKey = <V>(map: ReadonlyMap<string, V>): Array<[string, V]> => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** `"totals"` in --json: amounts as exact decimal strings (docs/json-and-exit-codes.md). */
+export function totalsJson(t: PaymentTotals): Record<string, unknown> {
+  const amounts = (map: ReadonlyMap<string, Decimal>): Record<string, string> => Object.fromEntries(byKey(map).map(([k, v]) => [k, v.toString()]));
+  return {
+    count: t.count,
+    byState: Object.fromEntries(byKey(t.byState)),
+    asked: amounts(t.asked),
+    received: amounts(t.received),
+    unreported: t.unreported,
+  };
+}
+
+/** The footer under a range's table: the count per state, then the sums asked and received. */
+export function totalsFooter(t: PaymentTotals): string {
+  const sums = (map: ReadonlyMap<string, Decimal>): string => (map.size === 0 ? 'nothing' : amountsWords(new Map(byKey(map))));
+  const states = byKey(t.byState)
+    .sort(([, a], [, b]) => b - a)
+    .map(([state, n]) => `${n} ${state}`)
+    .join(', ');
+  const unreported = t.unreported === 0 ? '' : ` (${t.unreported === t.count ? 'not reported' : `${t.unreported} of ${t.count} payments not reported`})`;
+  return [
+    '',
+    `Payments  ${t.count}${states ? `: ${states}` : ''}`,
+    `Asked     ${sums(t.asked)}`,
+    `Received  ${t.unreported === t.count && t.count > 0 ? 'unreported' : `${sums(t.received)}${unreported}`}`,
+    '',
+  ].join('\n');
 }
 
 function indent(text: string, by: string): string {
@@ -259,7 +331,7 @@ export function paymentsTable(payments: readonly PaymentInfo[], width: number | 
   const columns: Column[] = [
     {
       title: 'Created',
-      drop: 3,
+      drop: 5,
       cell: (p) => {
         const d = parseTimestamp(p.date);
         return d === undefined ? '' : localDateTime(d).slice(0, 16);
@@ -270,9 +342,9 @@ export function paymentsTable(payments: readonly PaymentInfo[], width: number | 
     { title: 'Amount', drop: 98, cell: (p) => amount(p.amount, p.currency) },
     { title: 'Pay amount', drop: 2, cell: (p) => amount(p.payAmount, p.payCurrency) },
     // What arrived, from the transactions (src/domain/arrival.ts), and how many; the legacy API does not say.
-    { title: 'Received', drop: 5, cell: (p) => receivedCell(p) },
+    { title: 'Received', drop: 4, cell: (p) => receivedCell(p) },
     { title: 'Network', drop: 1, cell: (p) => p.network?.toString() ?? '' },
-    { title: 'Order ID', drop: 4, cell: (p) => p.orderId?.toString() ?? '' },
+    { title: 'Order ID', drop: 3, cell: (p) => p.orderId?.toString() ?? '' },
   ];
   const cells = payments.map((p) => columns.map((c) => c.cell(p)));
   let shown = columns.map((_, i) => i);

@@ -54,12 +54,12 @@ describe('filters, checked before any request', () => {
         until: '2026-11-22',
         min: '10',
         max: '100.50',
-        page: '2',
         size: '50',
       },
       NOW,
     );
-    expect(all).toBe(false);
+    // A range reads every page (test/commands/payments-totals.test.ts).
+    expect(all).toBe(true);
     expect({ ...filter, minAmount: filter.minAmount?.toString(), maxAmount: filter.maxAmount?.toString() }).toEqual({
       status: 'paid',
       orderId: '1042',
@@ -71,7 +71,6 @@ describe('filters, checked before any request', () => {
       to: new Date(2026, 10, 22, 23, 59, 59),
       minAmount: '10',
       maxAmount: '100.50',
-      page: 2,
       size: 50,
     });
   });
@@ -84,8 +83,9 @@ describe('filters, checked before any request', () => {
   });
 
   it('--all reads pages of 200 unless told', () => {
-    expect(buildPaymentFilter({ all: true }, NOW)).toEqual({ filter: { size: 200 }, all: true });
-    expect(buildPaymentFilter({ all: true, size: '20' }, NOW)).toEqual({ filter: { size: 20 }, all: true });
+    expect(buildPaymentFilter({ all: true }, NOW)).toEqual({ filter: { size: 200 }, all: true, totals: false });
+    expect(buildPaymentFilter({ all: true, size: '20' }, NOW)).toEqual({ filter: { size: 20 }, all: true, totals: false });
+    expect(buildPaymentFilter({ page: '2' }, NOW)).toEqual({ filter: { page: 2 }, all: false, totals: false });
   });
 
   it.each([
