@@ -1,6 +1,7 @@
 // gw payments [filters] [--page n] [--size n] [--all]: the payment history (POST /merchants/list,
 // or GET /v1/payment with api v1). On a terminal a table that fits the width; --json one document
-// with every payment's fields. Which filters the gateway applies and which gw applies itself, the
+// with every payment's fields. A range (--since/--until) is read whole, as --all, and totalled
+// (paymentTotals: per state, asked per currency, received per coin). Which filters the gateway applies and which gw applies itself, the
 // paging and when a listing is incomplete (exit 76): src/gateway/history.ts. --all writes each
 // page as it is read, and stops (exit 74) when stdout can no longer take it.
 import { Command } from 'commander';
@@ -120,10 +121,11 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
   return withHelp(command, {
     examples: [
       'gw payments --order-id 1042',
+      'gw payments --since today',
       'gw payments --status paid --since 7d',
       'gw payments --since 2026-11-01 --until 2026-11-30 --all --json | jq -r ".payments[].trackId"',
     ],
-    json: '{"payments": [{"trackId", "status", "gatewayStatus", "amount", …every field the gateway sent}], "page", "pages", "total", "complete"} (amounts as exact decimal strings; "pages" and "total" null when gw filtered the payments itself and stopped reading once it had the page; "complete" false, with exit 76, when the gateway\'s pages repeated, its counts were impossible or the reading stopped early)',
+    json: '{"payments": [{"trackId", "status", "gatewayStatus", "amount", …every field the gateway sent}], "page", "pages", "total", "complete"} (amounts as exact decimal strings; "pages" and "total" null when gw filtered the payments itself and stopped reading once it had the page; "complete" false, with exit 76, when the gateway\'s pages repeated, its counts were impossible or the reading stopped early); with --since/--until every page is read and "totals": {"count", "byState": {"paid": 3}, "asked": {"USD": "25.3"}, "received": {"USDT": "25"}, "unreported"} is added',
   });
 }
 
