@@ -21,7 +21,7 @@ import { generateOrderId } from '../cmdutil/order-id.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { type Existing, findExisting, paymentFromInfo } from '../cmdutil/existing-payment.js';
 import { checkQrOutWritable, writePaymentQr } from '../cmdutil/qr-out.js';
-import { endingFailure } from '../cmdutil/wait.js';
+import { endingFailure, resumeCommand } from '../cmdutil/wait.js';
 import { coinKey, type Expected } from '../domain/arrival.js';
 import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
@@ -356,7 +356,13 @@ export async function payRun(opts: PayOptions): Promise<void> {
   const screen = await printPayment(opts, payment, uri, notes, existing !== undefined, opts.wait === true);
   // The payment exists: output that did not arrive is exit 74 naming it, before any wait.
   await deliver(io, payment, created);
-  if (opts.wait !== true) return;
+  if (opts.wait !== true) {
+    // What follows the payment from here: advice, so stderr, and never with --json (notice). Not
+    // under the counter screen on the same terminal: that screen fills it, and one more line would
+    // scroll its top (the QR) away.
+    if (screen === undefined || !io.stderrIsTTY) io.notice(`Follow it until it is paid: ${resumeCommand(trackId, io.sandbox)}`);
+    return;
+  }
 
   opts.releaseDeadline?.();
   const createdAt = parseTimestamp(payment.createdAt)?.getTime();

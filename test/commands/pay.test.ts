@@ -115,6 +115,27 @@ describe('payRun', () => {
     expect(forced.t.stdout()).toMatch(/[▀▄█]/);
   });
 
+  it('without --wait: one line on stderr with the command that follows the payment (shell-quoted; --sandbox on sandbox runs); none with --json', async () => {
+    const plain = setup({ payment: tronPayment(clock.now()) });
+    await payRun(plain.opts);
+    expect(plain.t.stderr()).toBe('Follow it until it is paid: gw status 184729305 --wait\n');
+    expect(plain.t.stdout()).not.toContain('gw status');
+
+    const sandboxed = setup({ payment: tronPayment(clock.now(), { trackId: 'sbx 1' }) });
+    sandboxed.t.io.setSandbox(true);
+    await payRun(sandboxed.opts);
+    expect(sandboxed.t.stderr()).toContain("Follow it until it is paid: gw status 'sbx 1' --wait --sandbox\n");
+
+    const json = setup({ payment: tronPayment(clock.now()) }, { json: true });
+    await payRun(json.opts);
+    expect(json.t.stderr()).toBe('');
+
+    // The counter screen fills the terminal: no line under it on the same terminal (it would scroll the QR away).
+    const counter = setup({ payment: tronPayment(clock.now()) }, { stdoutTTY: true, stderrTTY: true, width: 100, height: 30 });
+    await payRun(counter.opts);
+    expect(counter.t.stderr()).not.toContain('gw status');
+  });
+
   it('--json: one document, every field under its own name, amounts as exact strings, plus the URI', async () => {
     const { t, opts } = setup({ payment: tronPayment(clock.now(), { payAmount: 25.000001 }) }, { json: true });
     await payRun(opts);
