@@ -1,6 +1,6 @@
 // The sandbox's rules for how a payment's state changes, in ONE place and pure: given what the
 // payment is (its plan) and a time, its state and the transactions seen by then. The running
-// sandbox (gateway.ts) asks this module for the state on every inquiry and list, and for the next
+// sandbox (live.ts) asks this module for the state on every inquiry and list, and for the next
 // transition to set a timer for it, so the state an answer shows and the changes notification
 // delivery hears about always agree.
 //
