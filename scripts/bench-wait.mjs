@@ -108,7 +108,7 @@ await build({
       export { followPayment } from './src/cmdutil/follow.ts';
       export { IOStreams } from './src/output/iostreams.ts';
       export { decodePaymentInfo } from './src/operations/payment-info.ts';
-      export { parseLossless } from './src/gateway/json.ts';
+      export { parseLossless } from './src/util/json.ts';
       export { counterScreen } from './src/views/counter-screen.ts';
       export { buildPaymentUri } from './src/payment-uri/index.ts';
       export { qrSymbol, renderTerminalQr } from './src/qr/index.ts';

@@ -15,7 +15,7 @@ import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
 import { Untrusted } from '../output/untrusted.js';
 import { SANDBOX_MERCHANT_KEY, sandboxJournalPath, type SandboxOptions } from '../sandbox/index.js';
-import type { JsonValue } from '../gateway/json.js';
+import type { JsonValue } from '../util/json.js';
 import type { DeliveryLogEntry } from '../sandbox/notify.js';
 import { bindFailure } from '../cmdutil/bind-failure.js';
 import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/options.js';
@@ -358,7 +358,7 @@ export async function sandboxControlRun(opts: SandboxControlOptions): Promise<vo
   if (!isLoopbackHost(target.url)) loopbackUrl(target.url.href);
   const [{ postBytes }, { parseLossless, isJsonObject, isJsonNumber }, { outputObject }] = await Promise.all([
     import('../gateway/post.js'),
-    import('../gateway/json.js'),
+    import('../util/json.js'),
     import('../operations/read.js'),
   ]);
   const id = encodeURIComponent(action.trackId);

@@ -4,7 +4,7 @@
 // the versioned endpoint whatever `api` says (chooseEndpoint).
 import type { ClientOptions } from '../call.js';
 import type { HttpTransport, Keys } from '../gateway.js';
-import { jsonNumber } from '../json.js';
+import { jsonNumber } from '../../util/json.js';
 import { OperationsClient } from '../operations-client.js';
 
 export { checkHeaderKey, missingKeyError, withKeyHint } from '../call.js';

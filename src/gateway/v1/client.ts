@@ -8,7 +8,7 @@ import { CREATE_PAYMENT, encodePaymentRequest, type PaymentRequest } from '../..
 import { encodeHistoryRequest, historyFiltersOf, PAYMENT_HISTORY, type HistoryFilterName, type PaymentFilter } from '../../operations/payment-history.js';
 import { missingKeyError, type ClientOptions } from '../call.js';
 import type { HttpTransport, Keys } from '../gateway.js';
-import { stringifyLossless } from '../json.js';
+import { stringifyLossless } from '../../util/json.js';
 import { OperationsClient } from '../operations-client.js';
 
 export { trackIdSegment } from '../call.js';
