@@ -18,21 +18,14 @@ import { compareDecimals, divideRounded, fractionDigits, fromBaseUnits, multiply
 import { matchNetwork } from '../payment-uri/networks.js';
 import { testNetworkAddress } from '../payment-uri/test-addresses.js';
 import { defaultType, type NotificationStyle, type NotificationType } from './types.js';
+import type { PaymentTerms } from '../operations/values.js';
 
 export { NOTIFICATION_STYLES, NOTIFICATION_TYPES, LEGACY_TYPES, V1_TYPES, defaultType } from './types.js';
 export type { NotificationStyle, NotificationType } from './types.js';
 
 /** A payment at one moment: what a notification about it says (the sandbox's PaymentSnapshot adds where it goes). */
-export interface NotificationPayment {
-  trackId: string;
+export interface NotificationPayment extends PaymentTerms {
   status: PaymentState;
-  /** Plain decimal strings. */
-  amount: string;
-  currency: string;
-  payAmount: string;
-  payCurrency: string;
-  network: string;
-  address: string;
   /** Received so far; "0" before any. */
   receivedAmount: string;
   txID: string;

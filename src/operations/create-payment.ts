@@ -6,7 +6,7 @@ import type { Untrusted } from '../output/untrusted.js';
 import type { JsonValue } from '../util/json.js';
 import { requiredText, type JsonObject } from './read.js';
 import { answerValue, encodeFields, fields, payloadOf, readFields, type Endpoint, type Field, type Operation } from './codec.js';
-import type { Scalar } from './values.js';
+import type { PaymentTerms, Scalar } from './values.js';
 
 export interface PaymentRequest {
   /** Exactly as typed: it goes out as a JSON number literal with these digits. */
@@ -56,14 +56,7 @@ export interface Payment {
 }
 
 /** The payment the sandbox created, in canonical names: amounts as exact digits, times as Unix seconds. */
-export interface CreatedPayment {
-  trackId: string;
-  amount: string;
-  currency: string;
-  payAmount: string;
-  payCurrency: string;
-  network: string;
-  address: string;
+export interface CreatedPayment extends PaymentTerms {
   memo: string;
   callbackUrl: string;
   description: string;

@@ -10,7 +10,7 @@ import { Untrusted } from '../output/untrusted.js';
 import { isJsonObject, type JsonValue } from '../util/json.js';
 import { outputObject, outputValue, readDecimal, readScalar, readText, requiredText, shapeError, type JsonObject } from './read.js';
 import { answerValue, encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
-import type { OutputObject, PaymentTransaction, Scalar } from './values.js';
+import type { OutputObject, PaymentTerms, PaymentTransaction, Scalar } from './values.js';
 
 /** A payment with what arrived (src/domain/arrival.ts). */
 export type PaymentInfo = WithArrival;
@@ -49,16 +49,9 @@ export interface TransactionRecord {
 }
 
 /** A payment as the sandbox answers for it, in canonical names: amounts as exact digits, times as Unix seconds. */
-export interface PaymentRecord {
-  trackId: string;
+export interface PaymentRecord extends PaymentTerms {
   kind: PaymentKind;
   status: PaymentState;
-  amount: string;
-  currency: string;
-  payAmount: string;
-  payCurrency: string;
-  network: string;
-  address: string;
   /** The latest transaction's hash, "" before one. */
   txID: string;
   email: string;

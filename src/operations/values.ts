@@ -62,3 +62,14 @@ export interface PaymentInfoBase {
    */
   fields: Readonly<OutputObject>;
 }
+
+/** What every canonical payment record the sandbox keeps or sends starts with: amounts as exact digit strings. */
+export interface PaymentTerms {
+  trackId: string;
+  amount: string;
+  currency: string;
+  payAmount: string;
+  payCurrency: string;
+  network: string;
+  address: string;
+}

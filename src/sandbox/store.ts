@@ -14,6 +14,7 @@ import { expiresAt, OUTCOMES, outcomeOf, type LifecyclePlan, type Outcome } from
 import { SANDBOX_OFFERINGS } from './offerings.js';
 import { displayDecimals, exchangeRate, isKnownCurrency } from './prices.js';
 import { decodeTrackId } from './track-id.js';
+import type { PaymentTerms } from '../operations/values.js';
 
 export type Offering = (typeof SANDBOX_OFFERINGS)[number];
 
@@ -22,15 +23,8 @@ export type Offering = (typeof SANDBOX_OFFERINGS)[number];
  * sandbox creates white-label ones, but nothing here assumes that (a payment link has its coin
  * chosen later, a static address receives many payments, a payout goes out).
  */
-export interface SandboxPayment {
+export interface SandboxPayment extends PaymentTerms {
   kind: PaymentKind;
-  trackId: string;
-  amount: string;
-  currency: string;
-  payAmount: string;
-  payCurrency: string;
-  network: string;
-  address: string;
   rate: string;
   lifeTime: number;
   feePaidByPayer: number;
