@@ -9,7 +9,7 @@ describe('sandboxRun', () => {
     const stop = new AbortController();
     let released = false;
     const running = sandboxRun({ io: t.io, signal: stop.signal, releaseDeadline: () => (released = true), server: { port: 0, host: '127.0.0.1' } });
-    await expect.poll(() => t.stdout()).toContain('\n');
+    await expect.poll(() => t.stdout(), { timeout: 10_000 }).toContain('\n');
     const info = JSON.parse(t.stdout()) as { url: string };
     expect(info).toMatchObject({ merchantKey: 'sandbox-merchant-key', payoutKey: 'sandbox-payout-key', generalKey: 'sandbox-general-key', sandbox: true });
     const answer = await fetch(`${info.url}/exchange/rate`, { method: 'POST', body: '{"fromCurrency":"BTC","toCurrency":"USDT"}' });
@@ -24,7 +24,7 @@ describe('sandboxRun', () => {
     const stop = new AbortController();
     const server = { port: 0, host: '127.0.0.1', generalKey: 'gk-custom-1' };
     const running = sandboxRun({ io: t.io, signal: stop.signal, releaseDeadline: () => undefined, server });
-    await expect.poll(() => t.stdout()).toContain('Press Ctrl-C');
+    await expect.poll(() => t.stdout(), { timeout: 10_000 }).toContain('Press Ctrl-C');
     expect(t.stdout()).toMatch(/^ {2}general key {3}gk-custom-1 /m);
     expect(t.stdout()).toContain('GATEWAY_API=v1');
     const url = /listening on (\S+)/.exec(t.stdout())?.[1] ?? '';
