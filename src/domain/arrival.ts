@@ -18,7 +18,7 @@
 // (not reported), "expected" {COIN: "amount"} or null, "difference" {COIN: "expected − received"}
 // or null (not computable), "transactions" [...] or null (not reported).
 import { asciiLowerCase, asciiUpperCase } from '../util/ascii.js';
-import type { OutputObject, OutputValue, PaymentInfoBase, PaymentTransaction, Scalar } from '../operations/values.js';
+import type { OutputObject, OutputValue, PaymentInfoBase, PaymentTransaction, Scalar } from './values.js';
 import { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import { normalizeStatus, type PaymentState } from './payment-status.js';
@@ -216,7 +216,7 @@ export function toArrivalJson(arrival: Arrival): OutputObject {
 }
 
 /** A payment as a decoder reads it, before gw adds what arrived. */
-export type { PaymentInfoBase } from '../operations/values.js';
+export type { PaymentInfoBase } from './values.js';
 
 /** A payment with what arrived (src/operations/payment-info.ts calls it PaymentInfo). */
 export interface WithArrival extends PaymentInfoBase {

@@ -6,7 +6,7 @@
 // Used by `gw listen`, so its records carry the same "received", "expected", "difference" and
 // "transactions" fields as gw status.
 import { isLosslessNumber, parse } from 'lossless-json';
-import type { OutputObject, PaymentTransaction, Scalar } from '../operations/values.js';
+import type { OutputObject, PaymentTransaction, Scalar } from './values.js';
 import { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import { coinKey, computeArrival, expectedOf, stateOf, toArrivalJson, type Arrival } from './arrival.js';
