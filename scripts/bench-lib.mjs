@@ -183,33 +183,25 @@ export function summarise(runs) {
     max: Math.max(...xs),
   });
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  /** One side's typical run: median time and peak memory, mean CPU. */
+  const middle = (side) => ({
+    ms: quantile(
+      side.map((x) => x.ms),
+      0.5,
+    ),
+    rss: quantile(
+      side.map((x) => x.rss),
+      0.5,
+    ),
+    cpu: mean(side.map((x) => x.cpu)),
+  });
   return {
     n: runs.length,
     time: spread(runs.map((r) => r.s.ms / r.b.ms)),
     rss: spread(runs.map((r) => r.s.rss / r.b.rss)),
     cpu: spread(runs.map((r) => r.s.cpu / r.b.cpu)),
-    subject: {
-      ms: quantile(
-        runs.map((r) => r.s.ms),
-        0.5,
-      ),
-      rss: quantile(
-        runs.map((r) => r.s.rss),
-        0.5,
-      ),
-      cpu: mean(runs.map((r) => r.s.cpu)),
-    },
-    base: {
-      ms: quantile(
-        runs.map((r) => r.b.ms),
-        0.5,
-      ),
-      rss: quantile(
-        runs.map((r) => r.b.rss),
-        0.5,
-      ),
-      cpu: mean(runs.map((r) => r.b.cpu)),
-    },
+    subject: middle(runs.map((r) => r.s)),
+    base: middle(runs.map((r) => r.b)),
   };
 }
 
