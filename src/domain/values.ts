@@ -36,17 +36,10 @@ export interface PaymentTransaction {
  * (src/domain/arrival.ts; with it, it is a PaymentInfo: src/operations/payment-info.ts). `status`
  * is gw's one vocabulary (src/domain/payment-status.ts); `gatewayStatus` the text the gateway sent.
  */
-export interface PaymentInfoBase {
-  trackId: Untrusted;
+export interface PaymentInfoBase extends PaymentTermsSeen {
   status: PaymentState;
   gatewayStatus: Untrusted | null;
   type: Untrusted | null;
-  amount: Decimal | null;
-  currency: Untrusted | null;
-  payAmount: Decimal | null;
-  payCurrency: Untrusted | null;
-  network: Untrusted | null;
-  address: Untrusted | null;
   txID: Untrusted | null;
   email: Untrusted | null;
   orderId: Untrusted | null;
@@ -72,4 +65,15 @@ export interface PaymentTerms {
   payCurrency: string;
   network: string;
   address: string;
+}
+
+/** PaymentTerms as gw decoded them from an answer: text Untrusted, amounts Decimal; only the track id is certain. */
+export interface PaymentTermsSeen {
+  trackId: Untrusted;
+  amount: Decimal | null;
+  currency: Untrusted | null;
+  payAmount: Decimal | null;
+  payCurrency: Untrusted | null;
+  network: Untrusted | null;
+  address: Untrusted | null;
 }

@@ -6,7 +6,7 @@ import type { Untrusted } from '../output/untrusted.js';
 import type { JsonValue } from '../util/json.js';
 import { requiredText, type JsonObject } from './read.js';
 import { answerValue, encodeFields, fields, payloadOf, readFields, type Endpoint, type Field, type Operation } from './codec.js';
-import type { PaymentTerms, Scalar } from './values.js';
+import type { PaymentTerms, PaymentTermsSeen, Scalar } from './values.js';
 
 export interface PaymentRequest {
   /** Exactly as typed: it goes out as a JSON number literal with these digits. */
@@ -31,14 +31,7 @@ export interface PaymentRequest {
  * Only the track id is certain: a created payment whose answer lacks an amount, currency or address
  * is still a payment that exists (the pay command shows it, and refuses to present it as payable).
  */
-export interface Payment {
-  trackId: Untrusted;
-  amount: Decimal | null;
-  currency: Untrusted | null;
-  payAmount: Decimal | null;
-  payCurrency: Untrusted | null;
-  network: Untrusted | null;
-  address: Untrusted | null;
+export interface Payment extends PaymentTermsSeen {
   /** Deposit memo/tag (newer API); a payment on a memo network cannot be attributed without it. */
   memo: Untrusted | null;
   callbackUrl: Untrusted | null;
