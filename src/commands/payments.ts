@@ -1,7 +1,7 @@
 // gw payments [filters] [--page n] [--size n] [--all]: the payment history (POST /merchants/list,
 // or GET /v1/payment with api v1). On a terminal a table that fits the width; --json one document
 // with every payment's fields. A range (--since/--until) is read whole, as --all, and totalled
-// (paymentTotals: per state, asked per currency, received per coin). Which filters the gateway applies and which gw applies itself, the
+// (src/domain/takings.ts: per state, asked per currency, received per coin). Which filters the gateway applies and which gw applies itself, the
 // paging and when a listing is incomplete (exit 76): src/gateway/history.ts. --all writes each
 // page as it is read, and stops (exit 74) when stdout can no longer take it.
 import { Command } from 'commander';
@@ -10,8 +10,9 @@ import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';
-import { amountsWords, coinKey } from '../domain/arrival.js';
+import { amountsWords } from '../domain/arrival.js';
 import { PAYMENT_STATES, parseState } from '../domain/payment-status.js';
+import { paymentTotals, totalsFooter, totalsJson } from '../domain/takings.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentFilter, PaymentInfo } from '../gateway/gateway.js';
 import { type Listing, listPayments } from '../gateway/history.js';
@@ -232,67 +233,6 @@ class ListingStream {
       );
     }
   }
-}
-
-/**
- * The totals of a range (--since/--until): how many payments, per state; the amounts asked, summed
- * per currency; what arrived, summed per coin (src/domain/arrival.ts). Exact Decimal sums.
- */
-export interface PaymentTotals {
-  count: number;
-  byState: Map<string, number>;
-  asked: Map<string, Decimal>;
-  received: Map<string, Decimal>;
-  /** Payments whose arrival the gateway does not report (the legacy history): not in `received`. */
-  unreported: number;
-}
-
-export function paymentTotals(payments: readonly PaymentInfo[]): PaymentTotals {
-  const totals: PaymentTotals = { count: payments.length, byState: new Map(), asked: new Map(), received: new Map(), unreported: 0 };
-  const add = (map: Map<string, Decimal>, key: string, amount: Decimal): void => {
-    const before = map.get(key);
-    map.set(key, before === undefined ? amount : before.plus(amount));
-  };
-  for (const p of payments) {
-    totals.byState.set(p.status, (totals.byState.get(p.status) ?? 0) + 1);
-    const currency = coinKey(p.currency?.raw());
-    if (p.amount !== null && currency !== null) add(totals.asked, currency, p.amount);
-    const { received } = p.arrival;
-    if (received === null) totals.unreported++;
-    else for (const [coin, amount] of received) add(totals.received, coin, amount);
-  }
-  return totals;
-}
-
-const byKey = <V>(map: ReadonlyMap<string, V>): Array<[string, V]> => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-
-/** `"totals"` in --json: amounts as exact decimal strings (docs/json-and-exit-codes.md). */
-export function totalsJson(t: PaymentTotals): Record<string, unknown> {
-  const amounts = (map: ReadonlyMap<string, Decimal>): Record<string, string> => Object.fromEntries(byKey(map).map(([k, v]) => [k, v.toString()]));
-  return {
-    count: t.count,
-    byState: Object.fromEntries(byKey(t.byState)),
-    asked: amounts(t.asked),
-    received: amounts(t.received),
-    unreported: t.unreported,
-  };
-}
-
-/** The footer under a range's table: the count per state, then the sums asked and received. */
-export function totalsFooter(t: PaymentTotals): string {
-  const sums = (map: ReadonlyMap<string, Decimal>): string => (map.size === 0 ? 'nothing' : amountsWords(new Map(byKey(map))));
-  const states = byKey(t.byState)
-    .sort(([, a], [, b]) => b - a)
-    .map(([state, n]) => `${n} ${state}`)
-    .join(', ');
-  const unreported = t.unreported === 0 ? '' : ` (${t.unreported === t.count ? 'not reported' : `${t.unreported} of ${t.count} payments not reported`})`;
-  return [
-    '',
-    `Payments  ${t.count}${states ? `: ${states}` : ''}`,
-    `Asked     ${sums(t.asked)}`,
-    `Received  ${t.unreported === t.count && t.count > 0 ? 'unreported' : `${sums(t.received)}${unreported}`}`,
-    '',
-  ].join('\n');
 }
 
 function indent(text: string, by: string): string {
