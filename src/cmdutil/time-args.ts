@@ -33,12 +33,15 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+
 
 /** `today` and `yesterday`: how many local calendar days before `now`'s. */
 const RELATIVE_DAYS: Readonly<Record<string, number>> = { today: 0, yesterday: 1 };
+/** `this-month` and `last-month`: how many local calendar months before `now`'s. */
+const RELATIVE_MONTHS: Readonly<Record<string, number>> = { 'this-month': 0, 'last-month': 1 };
 
 /**
  * A point in time for `--since`/`--until`, the one parser of every time range: a date
  * (2026-11-01, local time: its start, or with `endOfDay` its last second), `today` or `yesterday`
  * (that local calendar day, read from `now` in the local time zone, `TZ` honoured: the same as its
- * date), an ISO date and time (2026-11-01T14:30, 2026-11-01T14:30:00Z, local time unless it names
+ * date), `this-month` or `last-month` (that local calendar month: its first day's start, or with
+ * `endOfDay` its last day's last second), an ISO date and time (2026-11-01T14:30, 2026-11-01T14:30:00Z, local time unless it names
  * an offset), or a duration meaning that long before `now` (2h, 7d). A day's bounds follow the
  * local clock, so a day with a daylight-saving change is 23 or 25 hours long.
  */
@@ -49,6 +52,12 @@ export function parseWhen(text: string, flag: string, now: number, endOfDay = fa
     const today = new Date(now);
     const [y, m, d] = [today.getFullYear(), today.getMonth(), today.getDate() - back];
     return endOfDay ? new Date(new Date(y, m, d + 1).getTime() - 1000) : new Date(y, m, d);
+  }
+  const months = RELATIVE_MONTHS[t.toLowerCase()];
+  if (months !== undefined) {
+    const today = new Date(now);
+    const [y, m] = [today.getFullYear(), today.getMonth() - months];
+    return endOfDay ? new Date(new Date(y, m + 1, 1).getTime() - 1000) : new Date(y, m, 1);
   }
   const day = DATE_ONLY.exec(t);
   if (day !== null) {
@@ -69,7 +78,7 @@ export function parseWhen(text: string, flag: string, now: number, endOfDay = fa
 
 function badWhen(text: string, flag: string): UsageError {
   return new UsageError(
-    `${flag} must be a date (2026-11-01), today, yesterday, a date and time (2026-11-01T14:30) or a duration ago (2h, 7d) (got "${text.slice(0, 40)}")`,
+    `${flag} must be a date (2026-11-01), today, yesterday, this-month, last-month, a date and time (2026-11-01T14:30) or a duration ago (2h, 7d) (got "${text.slice(0, 40)}")`,
   );
 }
 

@@ -53,7 +53,7 @@ describe('--since / --until', () => {
 
   it.each(['2026-13-01', '2026-02-30', 'tomorrow', 'today 12:00', '12', '2026/11/01', ''])('%j is refused', (text) => {
     expect(() => parseWhen(text, '--since', NOW)).toThrow(
-      /--since must be a date \(2026-11-01\), today, yesterday, a date and time \(2026-11-01T14:30\) or a duration ago/,
+      /--since must be a date \(2026-11-01\), today, yesterday, this-month, last-month, a date and time \(2026-11-01T14:30\) or a duration ago/,
     );
   });
 });
@@ -80,6 +80,13 @@ describe('--since / --until today and yesterday, in the TZ given', () => {
     ['Europe/London', '2026-03-30T09:00:00Z', 'yesterday', '2026-03-29T00:00:00Z', '2026-03-29T22:59:59Z'],
     // DST ends in New York on 1 November 2026: a 25-hour day.
     ['America/New_York', '2026-11-01T12:00:00Z', 'today', '2026-11-01T04:00:00Z', '2026-11-02T04:59:59Z'],
+    // this-month and last-month: the local calendar month, its first second to its last.
+    ['UTC', '2026-11-22T14:02:05Z', 'this-month', '2026-11-01T00:00:00Z', '2026-11-30T23:59:59Z'],
+    ['UTC', '2026-01-10T14:02:05Z', 'last-month', '2025-12-01T00:00:00Z', '2025-12-31T23:59:59Z'],
+    // 31 October 23:30 in New York is already November in UTC: the local month counts.
+    ['America/New_York', '2026-11-01T03:30:00Z', 'this-month', '2026-10-01T04:00:00Z', '2026-11-01T03:59:59Z'],
+    // March in Berlin starts in winter time and ends in summer time.
+    ['Europe/Berlin', '2026-04-02T10:00:00Z', 'LAST-MONTH', '2026-02-28T23:00:00Z', '2026-03-31T21:59:59Z'],
   ])('TZ=%s at %s: %s', (tz, now, word, since, until) => {
     process.env.TZ = tz;
     const at = Date.parse(now);
