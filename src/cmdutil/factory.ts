@@ -268,6 +268,13 @@ class DefaultFactory implements Factory {
         payoutKey: key(config.payoutKey),
         generalKey: key(config.generalKey),
         timeout: { text: String(config.timeoutMs.value / 1000), source: config.timeoutMs.source },
+        // --sandbox reads no file and no GATEWAY_* variable for these.
+        merchantName: {},
+        receiptWidth: {},
+        counterCurrency: {},
+        counterPayCurrency: {},
+        counterNetwork: {},
+        counterHoldSeconds: { text: String(config.counterHoldSeconds.value), source: config.counterHoldSeconds.source },
       };
       return { config, settings, problems: [], failed: [] };
     }

@@ -254,6 +254,7 @@ export async function complete(program: Command, input: readonly string[], sourc
   if (path === 'config set' && positional === 1) {
     const key = words[words.length - 1] ?? '';
     if (/^api$/i.test(key)) return { candidates: filter(['legacy', 'v1']), files: false };
+    if (/^receipt[-_]?width$/i.test(key)) return { candidates: filter(['32', '42', '48']), files: false };
     return { candidates: [], files: false };
   }
   if (CURRENCY_POSITIONS[path]?.includes(positional)) return { candidates: filter(await sources.currencies(explicitConfig)), files: false };

@@ -12,9 +12,16 @@ import {
   maskKey,
   parseApi,
   parseBaseUrl,
+  parseCounterCurrency,
+  parseCounterHoldSeconds,
+  parseCounterNetwork,
+  parseCounterPayCurrency,
+  parseMerchantName,
+  parseReceiptWidth,
   parseTimeout,
   SETTING_KEYS,
   type ConfigReport,
+  type ResolvedConfig,
   type SettingKey,
   type SettingReport,
   type Source,
@@ -138,8 +145,40 @@ const isKey = (key: SettingKey): boolean => KEY_SETTINGS.includes(key);
 function shown(key: SettingKey, text: string, bad = false): string {
   if (isKey(key)) return maskKey(text);
   if (key === 'baseUrl') return terminalSafe(maskUrlText(text));
-  if (key === 'timeout' && !bad) return `${text} s`;
+  if ((key === 'timeout' || key === 'counterHoldSeconds') && !bad) return `${text} s`;
   return terminalSafe(text);
+}
+
+/**
+ * A usable setting as gw reads it (the URL normalised, seconds as a number, currencies
+ * upper-cased, a default where there is one); any other row as given.
+ */
+function asRead(c: ResolvedConfig, key: SettingKey, row: SettingReport): SettingReport {
+  if (row.problem !== undefined) return row;
+  const setting = (s: { value: unknown; source: Source } | undefined): SettingReport =>
+    s === undefined ? row : { text: s.value instanceof URL ? s.value.href : String(s.value), source: s.source };
+  switch (key) {
+    case 'baseUrl':
+      return setting(c.baseUrl);
+    case 'api':
+      return setting(c.api);
+    case 'timeout':
+      return { text: String(c.timeoutMs.value / 1000), source: c.timeoutMs.source };
+    case 'merchantName':
+      return setting(c.merchantName);
+    case 'receiptWidth':
+      return setting(c.receiptWidth);
+    case 'counterCurrency':
+      return setting(c.counterCurrency);
+    case 'counterPayCurrency':
+      return setting(c.counterPayCurrency);
+    case 'counterNetwork':
+      return setting(c.counterNetwork);
+    case 'counterHoldSeconds':
+      return setting(c.counterHoldSeconds);
+    default:
+      return row;
+  }
 }
 
 function sourceText(source: Source | undefined): string {
@@ -152,16 +191,9 @@ export async function configRun(opts: ConfigOptions): Promise<void> {
   const c = report.config;
   for (const warning of c.warnings) io.warn(warning);
   const rows = SETTING_KEYS.map((key) => ({ key, ...report.settings[key] }));
-  // Settings a default fills (api, timeout) show it.
   // Values gw can use are shown as it reads them (the URL normalised, seconds as a number); a bad
-  // one as it was written. Settings a default fills (api, timeout) show it.
-  const filled = (row: SettingReport & { key: SettingKey }): SettingReport => {
-    if (row.problem !== undefined) return row;
-    if (row.key === 'baseUrl' && c.baseUrl !== undefined) return { text: c.baseUrl.value.href, source: c.baseUrl.source };
-    if (row.key === 'api') return { text: c.api.value, source: c.api.source };
-    if (row.key === 'timeout') return { text: String(c.timeoutMs.value / 1000), source: c.timeoutMs.source };
-    return row;
-  };
+  // one as it was written. Settings a default fills (api, timeout, counterHoldSeconds) show it.
+  const filled = (row: SettingReport & { key: SettingKey }): SettingReport => asRead(c, row.key, row);
   if (io.json) {
     const settings: Record<string, unknown> = {};
     for (const row of rows) {
@@ -214,7 +246,7 @@ export async function configRun(opts: ConfigOptions): Promise<void> {
   }
   io.out(text);
 
-  const anything = SETTING_KEYS.some((key) => report.settings[key].text !== undefined && key !== 'api' && key !== 'timeout');
+  const anything = SETTING_KEYS.some((key) => report.settings[key].text !== undefined && key !== 'api' && key !== 'timeout' && key !== 'counterHoldSeconds');
   if (!anything && c.files.length === 0) io.notice('\nNothing is set up yet. Next: run gw init (or try gw pay 25 USDT --sandbox, which needs no account).');
   else if (bad || report.problems.length > 0) io.notice('\nNext: fix what is marked ✗ (gw config set <key> <value>, or the file named), then run gw doctor.');
   else if (c.baseUrl === undefined) io.notice('\nNext: set the gateway: gw config set baseUrl https://…, or run gw init.');
@@ -234,6 +266,18 @@ function checkedValue(key: SettingKey, text: string): string | number {
       return parseApi(value, origin);
     case 'timeout':
       return parseTimeout(value, origin) / 1000;
+    case 'merchantName':
+      return parseMerchantName(value, origin);
+    case 'receiptWidth':
+      return parseReceiptWidth(value, origin);
+    case 'counterCurrency':
+      return parseCounterCurrency(value, origin);
+    case 'counterPayCurrency':
+      return parseCounterPayCurrency(value, origin);
+    case 'counterNetwork':
+      return parseCounterNetwork(value, origin);
+    case 'counterHoldSeconds':
+      return parseCounterHoldSeconds(value, origin);
     default:
       if (/[\s\u0000-\u001f\u007f]/.test(value)) throw new UsageError(`${key} must not contain spaces or control characters`);
       return value;
@@ -257,16 +301,8 @@ export async function configEditRun(opts: ConfigEditOptions): Promise<void> {
     if (problem !== undefined) throw new ConfigError(problem);
     for (const warning of c.warnings) io.warn(warning);
     if (row.problem !== undefined) throw new ConfigError(row.problem);
-    // As gw reads it: the URL normalised, api and timeout with their defaults.
-    const parsed =
-      key === 'baseUrl' && c.baseUrl !== undefined
-        ? { text: c.baseUrl.value.href, source: c.baseUrl.source }
-        : key === 'api'
-          ? { text: c.api.value, source: c.api.source }
-          : key === 'timeout'
-            ? { text: String(c.timeoutMs.value / 1000), source: c.timeoutMs.source }
-            : row;
-    const { text, source } = parsed;
+    // As gw reads it: the URL normalised, api, timeout and counterHoldSeconds with their defaults.
+    const { text, source } = asRead(c, key, row);
     if (text === undefined)
       throw new ConfigError(`${key} is not set`, `set it with: gw config set ${key}${isKey(key) ? '' : ' <value>'} (or ${ENV_NAMES[key]})`);
     const value = isKey(key) ? maskKey(text) : terminalSafe(text);
@@ -311,7 +347,7 @@ export async function configEditRun(opts: ConfigEditOptions): Promise<void> {
   if (typeof value === 'string' && isKey(key)) io.secrets.push(value);
   const result = await editConfigFile(target, (doc) => doc.set(keys, value), lock);
   if (result === undefined) return;
-  const display = isKey(key) ? maskKey(String(value)) : key === 'timeout' ? `${value} s` : terminalSafe(String(value));
+  const display = isKey(key) ? maskKey(String(value)) : key === 'timeout' || key === 'counterHoldSeconds' ? `${value} s` : terminalSafe(String(value));
   if (io.json) {
     io.printJson({ file: result.file, key, profile: profile ?? null, value: display, mode: modeText(result.mode) });
   } else {

@@ -6,7 +6,9 @@
 // --profile, else GATEWAY_PROFILE, and may be defined in either file or both. The result is one
 // frozen, typed object that every command receives, each value with where it came from.
 import { ConfigError } from '../errors.js';
+import { isFiat } from '../domain/payment-rules.js';
 import { hasUnsafeCharacters, terminalSafe } from '../output/sanitize.js';
+import { asciiUpperCase } from '../util/ascii.js';
 import { maskUrlText } from '../output/url-credentials.js';
 import type { ConfigLevel, LoadedFile, SkippedFile } from './load.js';
 
@@ -39,6 +41,16 @@ export interface ResolvedConfig {
   /** The versioned API's general key (balance, rate). */
   readonly generalKey?: Setting<string>;
   readonly timeoutMs: Setting<number>;
+  /** The merchant's name, printed on receipts. */
+  readonly merchantName?: Setting<string>;
+  /** Columns of a receipt: 32 (58 mm printer), 42 or 48 (80 mm). */
+  readonly receiptWidth?: Setting<ReceiptWidth>;
+  /** gw counter's defaults: the currency of the amount typed, the coin paid, its network. */
+  readonly counterCurrency?: Setting<string>;
+  readonly counterPayCurrency?: Setting<string>;
+  readonly counterNetwork?: Setting<string>;
+  /** gw counter: seconds a final state stays before the next customer's prompt. */
+  readonly counterHoldSeconds: Setting<number>;
   readonly profile?: Setting<string>;
   /** The names of the profiles the files define, in the order found (highest precedence file first). */
   readonly profiles?: readonly string[];
@@ -65,8 +77,29 @@ export interface ConfigFlags {
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 15;
+/** gw counter: how long a final state stays when nobody presses Enter. */
+export const DEFAULT_COUNTER_HOLD_SECONDS = 10;
+export const COUNTER_HOLD_MAX_SECONDS = 600;
+/** A thermal printer's columns: 58 mm paper takes 32, 80 mm paper 42 or 48. */
+export const RECEIPT_WIDTHS = [32, 42, 48] as const;
+export type ReceiptWidth = (typeof RECEIPT_WIDTHS)[number];
+/** The longest merchant name: a receipt's widest line. */
+export const MERCHANT_NAME_MAX = 48;
 /** Every setting a config file, the environment or a flag can give. */
-export const SETTING_KEYS = ['baseUrl', 'api', 'merchantKey', 'payoutKey', 'generalKey', 'timeout'] as const;
+export const SETTING_KEYS = [
+  'baseUrl',
+  'api',
+  'merchantKey',
+  'payoutKey',
+  'generalKey',
+  'timeout',
+  'merchantName',
+  'receiptWidth',
+  'counterCurrency',
+  'counterPayCurrency',
+  'counterNetwork',
+  'counterHoldSeconds',
+] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 const KEYS = SETTING_KEYS;
 type Key = SettingKey;
@@ -82,8 +115,15 @@ export const ENV_NAMES: Record<Key, string> = {
   payoutKey: 'GATEWAY_PAYOUT_KEY',
   generalKey: 'GATEWAY_GENERAL_KEY',
   timeout: 'GATEWAY_TIMEOUT',
+  merchantName: 'GATEWAY_MERCHANT_NAME',
+  receiptWidth: 'GATEWAY_RECEIPT_WIDTH',
+  counterCurrency: 'GATEWAY_COUNTER_CURRENCY',
+  counterPayCurrency: 'GATEWAY_COUNTER_PAY_CURRENCY',
+  counterNetwork: 'GATEWAY_COUNTER_NETWORK',
+  counterHoldSeconds: 'GATEWAY_COUNTER_HOLD_SECONDS',
 };
-export const FLAG_NAMES: Record<Key, string> = {
+/** The global flags that give a setting (the others are a command's own options, or none). */
+export const FLAG_NAMES: Partial<Record<Key, string>> & Record<keyof ConfigFlags & Key, string> = {
   baseUrl: '--base-url',
   api: '--api',
   merchantKey: '--merchant-key',
@@ -96,6 +136,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Settings a file may also give as a number. */
+const NUMERIC_KEYS: readonly Key[] = ['timeout', 'receiptWidth', 'counterHoldSeconds'];
+
 /** Reads one level (top or a profile) of the file into strings, refusing wrong types (or, given `problems`, listing them there). */
 function readLayer(raw: Record<string, unknown>, where: string, warnings: string[], problems?: string[]): Layer {
   const layer: Layer = {};
@@ -107,12 +150,13 @@ function readLayer(raw: Record<string, unknown>, where: string, warnings: string
     }
     const key = name as Key;
     if (value === undefined || value === null) continue;
-    if (key === 'timeout' && typeof value === 'number') {
-      layer.timeout = String(value);
+    if (NUMERIC_KEYS.includes(key) && typeof value === 'number') {
+      layer[key] = String(value);
     } else if (typeof value === 'string') {
       layer[key] = value;
     } else {
-      const message = `${where}: "${key}" must be a string${key === 'timeout' ? ' or a number of seconds' : ''}`;
+      const number = key === 'receiptWidth' ? ' or a number' : NUMERIC_KEYS.includes(key) ? ' or a number of seconds' : '';
+      const message = `${where}: "${key}" must be a string${number}`;
       if (problems === undefined) throw new ConfigError(message);
       problems.push(message);
     }
@@ -168,6 +212,66 @@ export function parseTimeout(text: string, origin: string): number {
     throw new ConfigError(`timeout from ${origin} must be a number of seconds from 0.001 to 3600 (got ${terminalSafe(text).slice(0, 40)})`);
   }
   return ms;
+}
+
+/** A currency symbol as the gateway writes them (BTC, USDT, USDC.e): ASCII letters and digits, upper-cased. */
+function parseCurrency(what: string, text: string, origin: string): string {
+  const symbol = asciiUpperCase(text.trim());
+  if (!/^[A-Z0-9][A-Z0-9._-]{0,19}$/.test(symbol)) {
+    throw new ConfigError(`${what} from ${origin} must be a currency symbol such as USD, BTC or USDT (got ${terminalSafe(text).slice(0, 30)})`);
+  }
+  return symbol;
+}
+
+/** gw counter's currency of the amount: a coin or fiat. */
+export function parseCounterCurrency(text: string, origin: string): string {
+  return parseCurrency('counterCurrency', text, origin);
+}
+
+/** gw counter's coin to pay in: a coin, not fiat. */
+export function parseCounterPayCurrency(text: string, origin: string): string {
+  const symbol = parseCurrency('counterPayCurrency', text, origin);
+  if (isFiat(symbol)) throw new ConfigError(`counterPayCurrency from ${origin} must be a coin a payer can send, such as USDT or BTC (${symbol} is fiat)`);
+  return symbol;
+}
+
+/** One line of visible text, trimmed, of at most `max` characters. */
+function parseLine(what: string, text: string, origin: string, max: number): string {
+  const value = text.trim();
+  if (value === '' || hasUnsafeCharacters(value) || /[\t\r\n]/.test(value)) {
+    throw new ConfigError(`${what} from ${origin} must be one line of visible characters (got ${terminalSafe(text).slice(0, 30)})`);
+  }
+  if ([...value].length > max) throw new ConfigError(`${what} from ${origin} must be at most ${max} characters`);
+  return value;
+}
+
+/** gw counter's network for the coin, as gw pay's --network takes it ("Tron Network", "TRC20"). */
+export function parseCounterNetwork(text: string, origin: string): string {
+  return parseLine('counterNetwork', text, origin, 60);
+}
+
+/** The merchant's name on receipts. */
+export function parseMerchantName(text: string, origin: string): string {
+  return parseLine('merchantName', text, origin, MERCHANT_NAME_MAX);
+}
+
+/** 32, 42 or 48 columns. */
+export function parseReceiptWidth(text: string, origin: string): ReceiptWidth {
+  const width = RECEIPT_WIDTHS.find((w) => String(w) === text.trim());
+  if (width === undefined) throw new ConfigError(`receiptWidth from ${origin} must be 32, 42 or 48 (got ${terminalSafe(text).slice(0, 20)})`);
+  return width;
+}
+
+/** Whole seconds, 1 to COUNTER_HOLD_MAX_SECONDS. */
+export function parseCounterHoldSeconds(text: string, origin: string): number {
+  const trimmed = text.trim();
+  const seconds = /^\d{1,4}$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!(seconds >= 1 && seconds <= COUNTER_HOLD_MAX_SECONDS)) {
+    throw new ConfigError(
+      `counterHoldSeconds from ${origin} must be a whole number of seconds from 1 to ${COUNTER_HOLD_MAX_SECONDS} (got ${terminalSafe(text).slice(0, 20)})`,
+    );
+  }
+  return seconds;
 }
 
 export function describeSource(source: Source): string {
@@ -299,8 +403,9 @@ function collect({ flags, env, layers, skipped = [] }: ResolveInput, problems?: 
 
 /** The text of one setting and where it came from: flag > env > each file's profile, then its top level. */
 function pickSetting(key: Key, flags: ConfigFlags, env: NodeJS.ProcessEnv, { files, profileName }: Collected): Setting<string> | undefined {
-  const flag = nonEmpty(flags[key]);
-  if (flag !== undefined) return { value: flag, source: { kind: 'flag', name: FLAG_NAMES[key] } };
+  const flagName = FLAG_NAMES[key];
+  const flag = flagName === undefined ? undefined : nonEmpty(flags[key as keyof ConfigFlags]);
+  if (flag !== undefined && flagName !== undefined) return { value: flag, source: { kind: 'flag', name: flagName } };
   const fromEnv = nonEmpty(env[ENV_NAMES[key]]);
   if (fromEnv !== undefined) return { value: fromEnv, source: { kind: 'env', name: ENV_NAMES[key] } };
   for (const { file, level, top, profile: selected } of files) {
@@ -339,6 +444,12 @@ function assemble(input: ResolveInput, collected: Collected, onBad: (key: Key, s
   const merchantKey = key('merchantKey');
   const payoutKey = key('payoutKey');
   const generalKey = key('generalKey');
+  const merchantName = parsed('merchantName', parseMerchantName);
+  const receiptWidth = parsed('receiptWidth', parseReceiptWidth);
+  const counterCurrency = parsed('counterCurrency', parseCounterCurrency);
+  const counterPayCurrency = parsed('counterPayCurrency', parseCounterPayCurrency);
+  const counterNetwork = parsed('counterNetwork', parseCounterNetwork);
+  const counterHoldSeconds = parsed('counterHoldSeconds', parseCounterHoldSeconds);
   const highest = collected.files[0];
   const config: ResolvedConfig = {
     ...(baseUrl && { baseUrl }),
@@ -347,6 +458,12 @@ function assemble(input: ResolveInput, collected: Collected, onBad: (key: Key, s
     ...(payoutKey && { payoutKey }),
     ...(generalKey && { generalKey }),
     timeoutMs: timeoutMs ?? { value: DEFAULT_TIMEOUT_SECONDS * 1000, source: { kind: 'default' } },
+    ...(merchantName && { merchantName }),
+    ...(receiptWidth && { receiptWidth }),
+    ...(counterCurrency && { counterCurrency }),
+    ...(counterPayCurrency && { counterPayCurrency }),
+    ...(counterNetwork && { counterNetwork }),
+    counterHoldSeconds: counterHoldSeconds ?? { value: DEFAULT_COUNTER_HOLD_SECONDS, source: { kind: 'default' } },
     ...(collected.profile && { profile: collected.profile }),
     profiles: Object.freeze([...collected.knownProfiles]),
     ...(highest && { file: highest.file }),

@@ -60,8 +60,9 @@ describe('gw __complete', () => {
 
   it('subcommands and setting names for gw config; shells for gw completion', async () => {
     expect((await complete(['config', ''])).values).toEqual(['set', 'get', 'unset']);
-    expect((await complete(['config', 'set', 'merch'])).values).toEqual(['merchantKey']);
+    expect((await complete(['config', 'set', 'merch'])).values).toEqual(['merchantKey', 'merchantName']);
     expect((await complete(['config', 'set', 'api', ''])).values).toEqual(['legacy', 'v1']);
+    expect((await complete(['config', 'set', 'receiptWidth', ''])).values).toEqual(['32', '42', '48']);
     expect((await complete(['completion', ''])).values).toEqual(['bash', 'zsh', 'fish']);
     expect((await complete(['help', 'd'])).values).toEqual(['doctor']);
   });

@@ -232,7 +232,7 @@ describe('warnings', () => {
     expect(config.warnings).toEqual([
       'skipped config file /tmp/.gatewayrc.js: its directory /tmp is writable by group or others (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)',
       'skipped config file /srv/x/package.json: it belongs to another user (uid 1001) (to read it anyway, name it with --config or list its directory in GATEWAY_TRUSTED_DIRS)',
-      `${PROJECT}: unknown key "bogus" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, profiles)`,
+      `${PROJECT}: unknown key "bogus" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, merchantName, receiptWidth, counterCurrency, counterPayCurrency, counterNetwork, counterHoldSeconds, profiles)`,
     ]);
     expect(config.skipped).toEqual(skipped);
     expect(config.looked).toEqual(['/tmp/.gatewayrc.js', PROJECT]);

@@ -315,14 +315,14 @@ describe('resolveConfig file validation', () => {
     );
     expect(config.merchantKey?.value).toBe('m');
     expect(config.warnings).toEqual([
-      `${FILE}: unknown key "apiKey" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, profiles)`,
-      `${FILE} (profile prod): unknown key "merchant_key" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, profiles)`,
+      `${FILE}: unknown key "apiKey" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, merchantName, receiptWidth, counterCurrency, counterPayCurrency, counterNetwork, counterHoldSeconds, profiles)`,
+      `${FILE} (profile prod): unknown key "merchant_key" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, merchantName, receiptWidth, counterCurrency, counterPayCurrency, counterNetwork, counterHoldSeconds, profiles)`,
     ]);
   });
 
   it('sanitises unknown key names in warnings', () => {
     expect(resolve({}, {}, { 'evil\u001b[2J\u202ekey': 1 }).warnings).toEqual([
-      `${FILE}: unknown key "evilkey" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, profiles)`,
+      `${FILE}: unknown key "evilkey" ignored (known: baseUrl, api, merchantKey, payoutKey, generalKey, timeout, merchantName, receiptWidth, counterCurrency, counterPayCurrency, counterNetwork, counterHoldSeconds, profiles)`,
     ]);
   });
 
