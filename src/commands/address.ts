@@ -1,0 +1,354 @@
+// gw address new [currency] --network <network> | list | revoke <address>: fixed (static) deposit
+// addresses, each taking any number of payments (docs/gateway.md §11). The gateway has them only in
+// its versioned API, so they go over it with the merchant key whatever `api` says. A new address
+// is checked for its network like every address gw shows (src/payment-uri) and shown with its QR:
+// a coin URI without an amount (the currency only shapes that URI), its memo inside the URI where
+// the scheme carries one, and no QR where it cannot (as gw pay). An address that fails the check
+// is never shown as payable: one line, exit 76. Payments to an address: gw payments --address.
+import { Command } from 'commander';
+import { parseHttpUrl, parseOrderId, parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { withHelp } from '../cmdutil/help.js';
+import { ExitCode, GwError, UsageError } from '../errors.js';
+import type { GatewayClient } from '../gateway/gateway.js';
+import { DEFAULT_ADDRESS_PAGE_SIZE, listStaticAddresses, MAX_ADDRESS_PAGES } from '../gateway/static-addresses.js';
+import { CREATE_STATIC_ADDRESS, type StaticAddress, type StaticAddressRequest } from '../operations/static-address.js';
+import { MAX_ADDRESS_PAGE_SIZE, type StaticAddressFilter } from '../operations/static-address-list.js';
+import { REVOKE_STATIC_ADDRESS } from '../operations/static-address-revoke.js';
+import type { IOStreams } from '../output/iostreams.js';
+import { renderDetails, renderTable, type DetailRow } from '../output/table.js';
+import { localDateTime, parseTimestamp } from '../output/time.js';
+import { Untrusted } from '../output/untrusted.js';
+import { maskUrlText } from '../output/url-credentials.js';
+import type { PaymentUri } from '../payment-uri/uri.js';
+
+export interface AddressNewOptions {
+  io: IOStreams;
+  gateway: () => Promise<GatewayClient>;
+  request: StaticAddressRequest;
+  /** The coin the QR's URI names (the native coin of the network when absent). */
+  currency?: string;
+  qr: 'auto' | 'always' | 'never';
+}
+
+export interface AddressListOptions {
+  io: IOStreams;
+  gateway: () => Promise<GatewayClient>;
+  filter: StaticAddressFilter;
+  all: boolean;
+}
+
+export interface AddressRevokeOptions {
+  io: IOStreams;
+  gateway: () => Promise<GatewayClient>;
+  address: string;
+  /** --yes: revoke without asking. */
+  yes: boolean;
+}
+
+interface NewFlags {
+  network?: string;
+  orderId?: string;
+  email?: string;
+  description?: string;
+  callbackUrl?: string;
+  toCurrency?: string;
+  autoWithdrawal?: boolean;
+  qr?: boolean;
+}
+
+interface ListFlags {
+  network?: string;
+  currency?: string;
+  address?: string;
+  trackId?: string;
+  orderId?: string;
+  email?: string;
+  withPayments?: boolean;
+  withoutPayments?: boolean;
+  page?: string;
+  size?: string;
+  all?: boolean;
+}
+
+/** An address as typed: printable, no spaces, of a sane length (the network's own check comes from the gateway's answer). */
+export function parseAddress(text: string, what = '<address>'): string {
+  const address = parseText(text.trim(), what, 200);
+  if (address === '' || /\s/.test(address)) throw new UsageError(`${what} must be an address without spaces (got "${text.slice(0, 60)}")`);
+  return address;
+}
+
+function parseEmail(text: string, flag: string): string {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) throw new UsageError(`${flag} must be an e-mail address (got "${text.slice(0, 60)}")`);
+  return text;
+}
+
+function parseCount(text: string, flag: string, min: number, max: number): number {
+  const n = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${text.slice(0, 20)}")`);
+  return n;
+}
+
+/** The request `gw address new` sends, checked before anything is sent (exit 64). */
+export function buildAddressRequest(flags: NewFlags): StaticAddressRequest {
+  if (flags.network === undefined || flags.network.trim() === '')
+    throw new UsageError('--network is required: the gateway makes an address per network (e.g. --network TRON)');
+  const request: StaticAddressRequest = { network: parseText(flags.network.trim(), '--network', 60) };
+  if (flags.toCurrency !== undefined) request.toCurrency = parseSymbol(flags.toCurrency, '--to-currency');
+  if (flags.autoWithdrawal === true) request.autoWithdrawal = true;
+  if (flags.callbackUrl !== undefined) {
+    parseHttpUrl(flags.callbackUrl, '--callback-url', { credentials: 'allowed' });
+    request.callbackUrl = flags.callbackUrl;
+  }
+  if (flags.email !== undefined) request.email = parseEmail(flags.email, '--email');
+  if (flags.orderId !== undefined) request.orderId = parseOrderId(flags.orderId);
+  if (flags.description !== undefined) request.description = parseText(flags.description, '--description');
+  return request;
+}
+
+/** The filter `gw address list` sends, checked before anything is sent (exit 64). */
+export function buildAddressFilter(flags: ListFlags): { filter: StaticAddressFilter; all: boolean } {
+  const filter: StaticAddressFilter = {};
+  if (flags.trackId !== undefined) filter.trackId = parseTrackId(flags.trackId, '--track-id');
+  if (flags.network !== undefined) filter.network = parseText(flags.network.trim(), '--network', 60);
+  if (flags.currency !== undefined) filter.currency = parseSymbol(flags.currency, '--currency');
+  if (flags.address !== undefined) filter.address = parseAddress(flags.address, '--address');
+  if (flags.orderId !== undefined) filter.orderId = parseText(flags.orderId, '--order-id', 100);
+  if (flags.email !== undefined) filter.email = parseEmail(flags.email, '--email');
+  if (flags.withPayments === true && flags.withoutPayments === true) throw new UsageError('--with-payments and --without-payments exclude each other');
+  if (flags.withPayments === true) filter.haveTx = true;
+  if (flags.withoutPayments === true) filter.haveTx = false;
+  const all = flags.all === true;
+  if (all && flags.page !== undefined) throw new UsageError('--all reads every page: leave out --page');
+  if (flags.page !== undefined) filter.page = parseCount(flags.page, '--page', 1, 1_000_000);
+  if (flags.size !== undefined) filter.size = parseCount(flags.size, '--size', 1, MAX_ADDRESS_PAGE_SIZE);
+  return { filter, all };
+}
+
+export function newCmdAddress(
+  f: Factory,
+  newF: (opts: AddressNewOptions) => Promise<void> = addressNewRun,
+  listF: (opts: AddressListOptions) => Promise<void> = addressListRun,
+  revokeF: (opts: AddressRevokeOptions) => Promise<void> = addressRevokeRun,
+): Command {
+  const command = new Command('address');
+  const create = new Command('new')
+    .description('create a fixed deposit address on a network; it takes any number of payments')
+    .argument('[currency]', 'the coin the QR code asks for (USDT, BTC…); only the QR’s URI depends on it')
+    .option('--network <network>', 'the network the address is on, as the gateway names it (TRON, Bitcoin Network…); required')
+    .option('--order-id <id>', 'your reference for the address (for reports)')
+    .option('--email <addr>', "the payer's e-mail (for reports)")
+    .option('--description <text>', 'free text stored with the address')
+    .option('--callback-url <url>', 'where the gateway notifies every payment to the address')
+    .option('--to-currency <sym>', 'convert what arrives into this currency (the gateway documents USDT)')
+    .option('--auto-withdrawal', 'forward what arrives to your withdrawal address')
+    .option('--qr', 'always draw the QR code (on stderr with --json)')
+    .option('--no-qr', 'never draw the QR code')
+    .action((currency: string | undefined, flags: NewFlags) => {
+      const request = buildAddressRequest(flags);
+      return newF({
+        io: f.io,
+        gateway: () => f.gateway(),
+        request,
+        ...(currency !== undefined && { currency: parseSymbol(currency, '[currency]') }),
+        qr: flags.qr === true ? 'always' : flags.qr === false ? 'never' : 'auto',
+      });
+    });
+  withHelp(create, {
+    examples: ['gw address new USDT --network TRON --order-id customer-42', 'gw address new BTC --network "Bitcoin Network" --json'],
+    json: '{"trackId", "address", "network", "memo", "currency", "uri", …every field the gateway sent} ("uri" null when no QR may be shown: a memo the URI cannot carry)',
+  });
+  const list = new Command('list')
+    .description('list your fixed addresses, newest first, with filters')
+    .option('--network <network>', 'only addresses on this network')
+    .option('--currency <sym>', 'only addresses for this coin')
+    .option('--address <address>', 'only this address')
+    .option('--track-id <id>', 'only the address with this track id')
+    .option('--order-id <id>', 'only addresses with this order id')
+    .option('--email <addr>', 'only addresses with this e-mail')
+    .option('--with-payments', 'only addresses that have received a payment')
+    .option('--without-payments', 'only addresses that have received none')
+    .option('--page <n>', 'page number, from 1')
+    .option('--size <n>', `addresses per page, 1–${MAX_ADDRESS_PAGE_SIZE} (default ${DEFAULT_ADDRESS_PAGE_SIZE})`)
+    .option('--all', `every page (at most ${MAX_ADDRESS_PAGES} pages of ${MAX_ADDRESS_PAGE_SIZE})`)
+    .action((flags: ListFlags) => {
+      const { filter, all } = buildAddressFilter(flags);
+      return listF({ io: f.io, gateway: () => f.gateway(), filter, all });
+    });
+  withHelp(list, {
+    examples: ['gw address list --network TRON', 'gw address list --all --json | jq -r ".addresses[].address"'],
+    json: '{"addresses": [{"trackId", "address", "network", "orderId", …every field the gateway sent}], "page", "pages", "total", "complete"}',
+  });
+  const revoke = new Command('revoke')
+    .description('revoke a fixed address: payments to it are no longer credited (asks first)')
+    .argument('<address>', 'the address to revoke')
+    .option('--yes', 'revoke without asking (for scripts)')
+    .action((address: string, flags: { yes?: boolean }) =>
+      revokeF({ io: f.io, gateway: () => f.gateway(), address: parseAddress(address), yes: flags.yes === true }),
+    );
+  withHelp(revoke, {
+    examples: ['gw address revoke TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe', 'gw address revoke TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe --yes --json'],
+    json: '{"address", "revoked": true}',
+  });
+  return command.addCommand(create).addCommand(list).addCommand(revoke);
+}
+
+/** Failures after which the request may have reached the gateway (it is never sent again): what may have happened, and how to check. */
+const UNCERTAIN: ReadonlySet<number> = new Set([ExitCode.TEMPFAIL, ExitCode.UNAVAILABLE, ExitCode.PROTOCOL, ExitCode.INTERRUPTED, ExitCode.TERMINATED]);
+
+function mayHaveHappened(error: unknown, what: string, check: string): unknown {
+  if (!(error instanceof GwError) || !UNCERTAIN.has(error.exitCode)) return error;
+  return error.with({ message: `${error.message}: ${what}`, hint: `check with ${check} before trying again` });
+}
+
+// --- gw address new -------------------------------------------------------------------------------
+
+/**
+ * The URI of a fixed address: a coin URI without an amount, the memo inside where the scheme
+ * carries one (qr false where it cannot). Throws the ProtocolError (exit 76) of an address that is
+ * not valid for its network.
+ */
+export async function addressUri(address: StaticAddress, requestedNetwork: string, currency: string | undefined): Promise<PaymentUri> {
+  const { buildPaymentUri, matchNetwork, NETWORKS } = await import('../payment-uri/index.js');
+  const network = address.network?.raw() || requestedNetwork;
+  const id = matchNetwork(network, currency ?? '');
+  const coin = currency ?? (id === undefined ? '' : NETWORKS[id].nativeSymbol);
+  return buildPaymentUri({ network, payCurrency: coin, address: address.address.raw(), payAmount: '0', memo: address.memo?.raw() ?? null });
+}
+
+export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
+  const { io } = opts;
+  const gateway = await opts.gateway();
+  let address: StaticAddress;
+  try {
+    address = await gateway.perform(CREATE_STATIC_ADDRESS, opts.request);
+  } catch (error) {
+    throw mayHaveHappened(
+      error,
+      'an address may have been created',
+      opts.request.orderId === undefined ? 'gw address list' : `gw address list --order-id ${opts.request.orderId}`,
+    );
+  }
+  let uri: PaymentUri;
+  try {
+    uri = await addressUri(address, opts.request.network, opts.currency);
+  } catch (error) {
+    if (!(error instanceof GwError)) throw error;
+    // Nothing of it is shown: an address that fails its network's check must not reach a payer.
+    throw error.with({
+      message: `static address ${address.trackId} was created, but ${error.message}; it is not shown`,
+      hint: `do not take payments to it; check it with the gateway (gw address list --track-id ${address.trackId}) and revoke it`,
+    });
+  }
+  const wantQr = uri.qr && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
+  if (io.json) {
+    io.printJson({
+      ...address.fields,
+      trackId: address.trackId,
+      address: address.address,
+      network: address.network ?? opts.request.network,
+      memo: address.memo,
+      currency: opts.currency ?? null,
+      uri: uri.qr ? uri.uri : null,
+    });
+    if (wantQr) io.err(await renderQr(io, uri.uri));
+    return;
+  }
+  io.sandboxBanner();
+  const { chalk } = io;
+  const shownNetwork = address.network?.toString() || Untrusted.of(opts.request.network).toString();
+  const rows: DetailRow[] = [
+    { label: 'Address', value: chalk.bold(address.address.toString()) },
+    { label: 'Network', value: uri.networkId !== undefined && uri.networkName !== shownNetwork ? `${uri.networkName} (${shownNetwork})` : shownNetwork },
+  ];
+  if (uri.memo !== undefined)
+    rows.push({
+      label: 'Memo',
+      value: `${chalk.bold(Untrusted.of(uri.memo).toString())}  ${chalk.yellow('(required with every payment: without it a payment cannot be credited)')}`,
+    });
+  if (opts.currency !== undefined) rows.push({ label: 'Currency', value: opts.currency });
+  rows.push({ label: 'Track ID', value: address.trackId.toString() });
+  if (address.orderId && !address.orderId.isBlank) rows.push({ label: 'Order ID', value: address.orderId.toString() });
+  if (address.description && !address.description.isBlank) rows.push({ label: 'Description', value: address.description.toString() });
+  if (address.email && !address.email.isBlank) rows.push({ label: 'Payer e-mail', value: address.email.toString() });
+  if (address.callbackUrl && !address.callbackUrl.isBlank) rows.push({ label: 'Callback', value: maskUrlText(address.callbackUrl.toString()) });
+  if (uri.qr) rows.push({ label: 'URI', value: uri.uri });
+  let text = renderDetails(rows);
+  if (wantQr) text += `\n${await renderQr(io, uri.uri)}`;
+  if (!uri.qr)
+    text += `\n${chalk.bold.yellow(`No QR code: ${uri.qrRefusal ?? 'the memo cannot go in one'}.`)} The payer must send to the address above with the memo ${chalk.bold(Untrusted.of(uri.memo ?? '').toString())}.\n`;
+  text += 'It takes any amount, any number of times: see its payments with gw payments --address <address>.\n';
+  if (io.sandbox) text += `${chalk.yellow('SANDBOX address: made up, nobody watches it; never send funds to it.')}\n`;
+  io.out(text);
+}
+
+async function renderQr(io: IOStreams, text: string): Promise<string> {
+  const { renderTerminalQr, qrWidth } = await import('../qr/index.js');
+  const width = qrWidth(text, io.qrRenderOptions());
+  const columns = io.width();
+  if (io.stdoutIsTTY && width > columns) {
+    io.warn(`the QR code needs ${width} columns and the terminal has ${columns}: widen it`);
+    return '';
+  }
+  return renderTerminalQr(text, io.qrRenderOptions());
+}
+
+// --- gw address list ------------------------------------------------------------------------------
+
+export async function addressListRun(opts: AddressListOptions): Promise<void> {
+  const { io } = opts;
+  const listing = await listStaticAddresses(await opts.gateway(), opts.filter, opts.all);
+  const complete = listing.incomplete === undefined;
+  if (io.json) {
+    io.printJson({ addresses: listing.addresses.map((a) => ({ ...a.fields })), page: listing.page, pages: listing.pages, total: listing.total, complete });
+  } else {
+    io.sandboxBanner();
+    if (listing.addresses.length === 0) io.out('No addresses match.\n');
+    else {
+      const created = (a: StaticAddress): string => {
+        const d = parseTimestamp(a.date);
+        return d === undefined ? '' : localDateTime(d).slice(0, 16);
+      };
+      io.out(
+        renderTable(
+          ['Created', 'Track ID', 'Network', 'Address', 'Order ID'],
+          listing.addresses.map((a) => [created(a), a.trackId.raw(), a.network?.raw() ?? '', a.address.raw(), a.orderId?.raw() ?? '']),
+        ),
+      );
+      if (complete && !opts.all && listing.pages > 1)
+        io.notice(
+          `page ${listing.page} of ${listing.pages} (${listing.total} addresses)${listing.page < listing.pages ? `: --page ${listing.page + 1} for the next, --all for every one` : ''}`,
+        );
+    }
+  }
+  if (!complete) {
+    const shown = `${listing.addresses.length} address${listing.addresses.length === 1 ? '' : 'es'} shown`;
+    throw new GwError(ExitCode.PROTOCOL, `the listing is incomplete: ${listing.incomplete}; ${shown}`);
+  }
+}
+
+// --- gw address revoke ----------------------------------------------------------------------------
+
+export async function addressRevokeRun(opts: AddressRevokeOptions): Promise<void> {
+  const { io, address } = opts;
+  if (!opts.yes) {
+    if (!io.canPrompt()) throw new UsageError(`revoking ${address} needs a yes: run it on a terminal to be asked, or add --yes; nothing was sent`);
+    const prompter = await io.prompter();
+    const ok = await prompter.confirm({
+      message: `Revoke ${Untrusted.of(address).line(80)}? Payments sent to it afterwards are no longer credited.`,
+      default: false,
+    });
+    if (!ok) throw new GwError(ExitCode.OK, `${Untrusted.of(address).line(80)} was not revoked: nothing was sent`);
+  }
+  const gateway = await opts.gateway();
+  try {
+    await gateway.perform(REVOKE_STATIC_ADDRESS, { address });
+  } catch (error) {
+    const failure = mayHaveHappened(error, 'it may have been revoked all the same', `gw address list --address ${address}`);
+    throw failure instanceof GwError ? failure.with({ message: `${address} could not be revoked: ${failure.message}` }) : failure;
+  }
+  if (io.json) return io.printJson({ address, revoked: true });
+  io.sandboxBanner();
+  io.out(`Revoked ${Untrusted.of(address).toString()}: payments sent to it from now on are not credited.\n`);
+}
