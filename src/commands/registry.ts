@@ -38,6 +38,11 @@ export const COMMANDS: readonly CommandRow[] = [
     load: async () => (await import('./status.js')).newCmdStatus,
   },
   { name: 'payments', summary: 'list payments, newest first, with filters', load: async () => (await import('./payments.js')).newCmdPayments },
+  {
+    name: 'address',
+    summary: 'fixed deposit addresses that take any number of payments: new (with its QR), list, revoke',
+    load: async () => (await import('./address.js')).newCmdAddress,
+  },
   { name: 'balance', summary: 'show wallet balances (needs the payout key)', load: async () => (await import('./balance.js')).newCmdBalance },
   { name: 'rate', summary: 'show the exchange rate between two cryptocurrencies', load: async () => (await import('./rate.js')).newCmdRate },
   {
