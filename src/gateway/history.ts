@@ -34,6 +34,11 @@ export interface ListingOptions {
   maxPages: number;
   /** Called with each batch of matching payments as they are read (--all streams them); may throw to stop. */
   onRows?: (rows: readonly PaymentInfo[]) => Promise<void> | void;
+  /**
+   * With `all`: false to hand the rows only to `onRows` and keep none (`payments` stays empty), so
+   * reading a long range takes memory flat in its rows (gw report). Default true.
+   */
+  keep?: boolean;
 }
 
 export interface Listing {
@@ -161,8 +166,10 @@ function stopFor(error: unknown): GwError {
 const isInterruption = (error: GwError): boolean => error.exitCode === ExitCode.INTERRUPTED || error.exitCode === ExitCode.TERMINATED;
 
 interface Walk {
-  /** Matching payments read, in order, each track id once. */
+  /** Matching payments read, in order, each track id once (none kept when `keep` is false). */
   rows: PaymentInfo[];
+  /** How many matching payments were read. */
+  matched: number;
   /** Distinct payments the gateway sent (matching or not). */
   seen: number;
   last: PaymentPage;
@@ -184,7 +191,7 @@ async function walk(
   size: number | undefined,
   sent: ReadonlySet<HistoryFilterName>,
   network: NetworkMatcher | undefined,
-  limits: { maxPages: number; enough: (rows: number) => boolean; stopOnContradiction: boolean; onRows?: ListingOptions['onRows'] },
+  limits: { maxPages: number; enough: (rows: number) => boolean; stopOnContradiction: boolean; onRows?: ListingOptions['onRows']; keep?: boolean },
 ): Promise<Walk> {
   const base: PaymentFilter = { ...filter };
   delete base.page;
@@ -194,7 +201,7 @@ async function walk(
   const rows: PaymentInfo[] = [];
   let n = 1;
   let last = await gateway.payments(base);
-  const out: Walk = { rows, seen: 0, last, ended: false, contradicted: false };
+  const out: Walk = { rows, matched: 0, seen: 0, last, ended: false, contradicted: false };
   for (;;) {
     const fresh = last.payments.filter((p) => !ids.has(p.trackId.raw()));
     const paging = impossiblePaging(last, n);
@@ -213,7 +220,8 @@ async function walk(
     }
     for (const p of fresh) ids.add(p.trackId.raw());
     out.seen = ids.size;
-    rows.push(...matching);
+    if (limits.keep !== false) rows.push(...matching);
+    out.matched += matching.length;
     if (matching.length > 0) await limits.onRows?.(matching);
     if (paging !== undefined) {
       out.incomplete = paging;
@@ -226,7 +234,7 @@ async function walk(
       out.ended = out.incomplete === undefined;
       return out;
     }
-    if (limits.enough(rows.length)) return out;
+    if (limits.enough(out.matched)) return out;
     if (n >= limits.maxPages) {
       out.incomplete = `gw stopped after ${plural(n, 'page')} of ${last.pages}`;
       return out;
@@ -306,6 +314,7 @@ async function allByGateway(
     enough: () => false,
     stopOnContradiction: true,
     ...(options.onRows && { onRows: options.onRows }),
+    ...(options.keep === false && { keep: false }),
   });
   if (w.contradicted) return 'contradicted';
   const listing: Listing = { payments: w.rows, page: w.last.page, pages: w.last.pages, total: w.last.total, filteredByGw: false };
@@ -331,8 +340,9 @@ async function filteredByGw(
     enough: (rows) => rows >= want,
     stopOnContradiction: false,
     ...(options.onRows && { onRows: options.onRows }),
+    ...(options.all && options.keep === false && { keep: false }),
   });
-  const known = w.ended ? w.rows.length : null;
+  const known = w.ended ? w.matched : null;
   const listing: Listing = options.all
     ? { payments: w.rows, page: 1, pages: 1, total: known, filteredByGw: true }
     : {
