@@ -14,7 +14,7 @@
 // pair by pair, e.g. under another Node: `<that node> scripts/bench.mjs`);
 // BENCH_ONLY=rate,version,status,payments,pay-sandbox runs some of the comparisons.
 // Prints a table; asserts nothing (speed is never a test).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { benchEnv, KEYS, machine, method, node, pairs, quietness, range, ratio, root, startGateway, summarise, writeFloor } from './bench-lib.mjs';
@@ -35,6 +35,7 @@ const gwEnv = { ...env, ...KEYS, GATEWAY_BASE_URL: gateway.url };
 const TRACK_ID = '184729305'; // the payment of the published inquiry answer the gateway serves
 
 const floorOn = (route, body) => ({ argv: [node, floor, `${gateway.url}${route}`, JSON.stringify(body)], env, cwd: work });
+const seaBin = path.join(root, 'dist', 'sea', 'gw');
 const gw = (args, e = gwEnv) => ({ argv: [node, gwBin, ...args], env: e, cwd: work });
 const COMPARISONS = [
   {
@@ -52,6 +53,23 @@ const COMPARISONS = [
     base: floorOn('/merchants/request/whitelabel', { amount: 25, currency: 'USDT' }),
   },
   { id: 'version', name: '`gw --version` vs `node -e 0`', gw: gw(['--version'], env), base: { argv: [node, '-e', '0'], env, cwd: work } },
+  // The one-file executable (npm run build:sea), when built: the same floors.
+  ...(existsSync(seaBin) && baseGw === undefined
+    ? [
+        {
+          id: 'sea-rate',
+          name: '`dist/sea/gw rate BTC USDT --json`',
+          gw: { argv: [seaBin, 'rate', 'BTC', 'USDT', '--json'], env: gwEnv, cwd: work },
+          base: floorOn('/exchange/rate', { fromCurrency: 'BTC', toCurrency: 'USDT' }),
+        },
+        {
+          id: 'sea-version',
+          name: '`dist/sea/gw --version` vs `node -e 0`',
+          gw: { argv: [seaBin, '--version'], env, cwd: work },
+          base: { argv: [node, '-e', '0'], env, cwd: work },
+        },
+      ]
+    : []),
 ]
   .filter((c) => only === undefined || only.includes(c.id))
   .map((c) => (baseGw === undefined ? c : { ...c, base: { ...c.gw, argv: c.gw.argv.map((arg) => (arg === gwBin ? baseGw : arg)) } }));
@@ -73,6 +91,7 @@ console.log(
 );
 console.log(`${method}${extraCaCerts ? '; NODE_EXTRA_CA_CERTS removed for both sides' : ''}.`);
 console.log(quietness(before, after));
+if (rows.some((r) => r.id.startsWith('sea-'))) console.log(`one-file executable dist/sea/gw: ${(statSync(seaBin).size / 1e6).toFixed(1)} MB`);
 console.log(`gateway (127.0.0.1, canned answers) served: ${JSON.stringify(served)}`);
 console.log(
   '| comparison | time ratio, median | IQR | p10–p90 | min–max | gw / floor ms (medians) | RSS ratio, median | RSS p10–p90 | gw / floor MB | CPU s per run, gw / floor (ratio) |',

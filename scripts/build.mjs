@@ -47,6 +47,14 @@ const undiciVersion = JSON.parse(readFileSync(path.join(undiciRoot, 'package.jso
 /** llhttp's constants, as undici ships them (the stub below keeps the two tables undici reads). */
 const llhttpConstants = require(path.join(undiciRoot, 'lib', 'llhttp', 'constants.js'));
 
+/**
+ * `--sea` (with `--out=<dir>`; scripts/build-sea.mjs runs it): the bundle of the single-file
+ * executable, which can require built-in modules only. The vendored libraries are bundled in
+ * (lazily initialised, as the rest) instead of files of their own, llhttp's WebAssembly is read
+ * from the executable's assets (node:sea), and no code cache is written.
+ */
+const sea = process.argv.includes('--sea');
+
 /** Replaced whole. `expect` must occur in the original: what gw relies on being the module's whole job. */
 const STUBS = [
   {
@@ -65,7 +73,9 @@ const STUBS = [
     key: 'llhttp-file',
     file: `lib/llhttp/${name}.js`,
     expect: "Buffer.from(wasmBase64, 'base64')",
-    contents: `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, 'llhttp', '${name}.wasm'))`,
+    contents: sea
+      ? `module.exports = Buffer.from(require('node:sea').getAsset('llhttp/${name}.wasm'))`
+      : `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, 'llhttp', '${name}.wasm'))`,
     wasm: `dist/llhttp/${name}.wasm`,
   })),
 ];
@@ -121,6 +131,7 @@ const on = (key) => key === undefined || !without.has(key);
 const OUT = argValue('out') === undefined ? fileURLToPath(new URL('..', import.meta.url)) : path.resolve(argValue('out'));
 const DIST = path.join(OUT, 'dist');
 const measuring = without.size > 0 || argValue('out') !== undefined;
+if (sea && argValue('out') === undefined) throw new Error('--sea builds into --out=<dir>, never dist/');
 if (argValue('out') !== undefined) {
   mkdirSync(path.join(OUT, 'bin'), { recursive: true });
   copyFileSync(new URL('../bin/gw.cjs', import.meta.url), path.join(OUT, 'bin', 'gw.cjs'));
@@ -393,14 +404,14 @@ const options = {
   legalComments: 'none',
   // cosmiconfig can load TypeScript configs only if the user has typescript installed; never bundle it.
   external: ['typescript'],
-  plugins: [startupStubs, vendored],
+  plugins: sea ? [startupStubs] : [startupStubs, vendored],
   define: { __GW_VERSION__: JSON.stringify(version) },
   banner: { js: `${COMMANDS_BANNER}${JSON.stringify(commands)}` },
   logLevel: 'warning',
 };
 
 rmSync(DIST, { recursive: true, force: true });
-await buildVendor();
+if (!sea) await buildVendor();
 if (process.argv.includes('--watch')) {
   // npm run dev: rebuild dist/gw.cjs on every change under src/ until Ctrl-C.
   const ctx = await context({ ...options, logLevel: 'info' });
@@ -428,7 +439,7 @@ if (process.argv.includes('--watch')) {
     rmSync(DIST, { recursive: true, force: true });
     fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
   }
-  await writeCodeCaches();
+  if (!sea) await writeCodeCaches();
   if (inputs !== undefined) {
     mkdirSync(new URL('.', STAMP), { recursive: true });
     writeFileSync(STAMP, `${inputs} ${bundleMark()}`);

@@ -314,6 +314,8 @@ async function syntaxErrorPosition(file: string, real: string, judged: Stats, si
   } catch {
     return undefined;
   }
+  // The single executable (npm run build:sea) is gw, not Node: it has no `--check` to ask.
+  if ((await import('node:sea')).isSea()) return undefined;
   const { spawn } = await import('node:child_process');
   for (const inputType of ['module', 'commonjs']) {
     const output = await new Promise<string>((resolve) => {
