@@ -1,0 +1,121 @@
+// The payment request gw pay and gw counter send, checked before anything is sent (a usage error
+// costs nothing, a bad payment does), and what a creation that failed after the request may have
+// reached the gateway means: the payment may exist (ambiguousFailure).
+import { ExitCode, type GwError, UsageError } from '../errors.js';
+import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
+import type { PaymentRequest } from '../gateway/gateway.js';
+import { isGenericFailure } from '../gateway/result-codes.js';
+import { Decimal } from '../money/decimal.js';
+import { shellQuote } from '../output/sanitize.js';
+import { maxAssetDecimals } from '../payment-uri/decimals.js';
+import { parseHttpUrl, parseOrderId, parseSymbol, parseText } from './args.js';
+
+/** The options of a payment request, as given on a command line (gw pay's flags, gw counter's). */
+export interface PaymentRequestFlags {
+  payCurrency?: string;
+  network?: string;
+  lifeTime?: string;
+  feePaidByPayer?: string;
+  underPaidCover?: string;
+  callbackUrl?: string;
+  description?: string;
+  orderId?: string;
+  email?: string;
+}
+
+/** Validates everything before any request is made: a usage error costs nothing, a bad payment does. */
+export function buildPaymentRequest(amountText: string, currencyText: string, flags: PaymentRequestFlags): PaymentRequest {
+  const amount = Decimal.parseAmount(amountText);
+  if (amount === undefined) {
+    throw new UsageError(
+      `<amount> must be a plain positive decimal such as 25 or 0.00038127 (got "${amountText.slice(0, 40)}")`,
+      'no signs, exponents, thousands separators or commas',
+    );
+  }
+  const currency = parseSymbol(currencyText, '<currency>');
+  const payCurrency = parseSymbol(flags.payCurrency ?? currency, '--pay-currency');
+  if (isFiat(payCurrency)) {
+    throw new UsageError(
+      `${payCurrency} is not a coin a payer can send: name one with --pay-currency`,
+      `e.g. gw pay ${amount} ${currency} --pay-currency USDT`,
+    );
+  }
+  if (currency === payCurrency) {
+    const decimals = maxAssetDecimals(payCurrency, flags.network);
+    if (decimals !== undefined && !fitsDecimals(amount, decimals)) {
+      throw new UsageError(
+        `${amount} ${payCurrency} has more decimal places than ${payCurrency} has (${decimals}): it cannot be paid exactly`,
+        'gw never rounds an amount: give at most that many decimals',
+      );
+    }
+  }
+  const request: PaymentRequest = { amount, currency, payCurrency };
+
+  if (flags.lifeTime !== undefined) {
+    const check = checkLifeTime(flags.lifeTime);
+    if (!check.ok)
+      throw new UsageError(`--life-time must be a whole number of minutes from ${LIFETIME.min} to ${LIFETIME.max} (got "${flags.lifeTime.slice(0, 20)}")`);
+    request.lifeTime = check.value;
+  }
+  if (flags.feePaidByPayer !== undefined) {
+    const check = checkFeePaidByPayer(flags.feePaidByPayer);
+    if (!check.ok)
+      throw new UsageError(`--fee-paid-by-payer must be 0 (merchant pays the fee) or 1 (payer pays it), got "${flags.feePaidByPayer.slice(0, 20)}"`);
+    request.feePaidByPayer = check.value;
+  }
+  if (flags.underPaidCover !== undefined) {
+    const check = checkUnderPaidCover(flags.underPaidCover);
+    if (!check.ok)
+      throw new UsageError(
+        `--under-paid-cover must be a percentage from ${UNDERPAID_COVER.min} to ${UNDERPAID_COVER.max} (got "${flags.underPaidCover.slice(0, 20)}")`,
+      );
+    request.underPaidCover = check.value;
+  }
+  if (flags.callbackUrl !== undefined) {
+    parseHttpUrl(flags.callbackUrl, '--callback-url', { credentials: 'allowed' });
+    request.callbackUrl = flags.callbackUrl;
+  }
+  if (flags.email !== undefined) {
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(flags.email)) throw new UsageError(`--email must be an e-mail address (got "${flags.email.slice(0, 60)}")`);
+    request.email = flags.email;
+  }
+  if (flags.description !== undefined) request.description = parseText(flags.description, '--description');
+  if (flags.orderId !== undefined) request.orderId = parseOrderId(flags.orderId);
+  if (flags.network !== undefined) request.network = parseText(flags.network, '--network', 60);
+  return request;
+}
+
+function fitsDecimals(amount: Decimal, decimals: number): boolean {
+  try {
+    amount.toBaseUnits(decimals);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After the request may have reached the gateway, a failure without a clear refusal is ambiguous:
+ * the payment may exist. Say so, and how to recognise it; never send it again automatically.
+ */
+export function ambiguousFailure(error: GwError, request: PaymentRequest, sandbox = false): GwError {
+  const notSent = (error as GwError & { delivery?: string }).delivery === 'not-sent';
+  // A definite refusal: the gateway answered with a result code or an error object, and not one
+  // that says it failed inside (its generic failures 131 and 500, or a 5xx status).
+  const failedInside = (error.result !== undefined && isGenericFailure(error.result)) || (error.status !== undefined && error.status >= 500);
+  const refused = !failedInside && (error.result !== undefined || error.type !== undefined);
+  const uncertainExit = (
+    [ExitCode.UNAVAILABLE, ExitCode.TEMPFAIL, ExitCode.PROTOCOL, ExitCode.INTERRUPTED, ExitCode.TERMINATED, ExitCode.REFUSED] as number[]
+  ).includes(error.exitCode);
+  if (notSent || refused || (!uncertainExit && !failedInside)) return error;
+  const recognise =
+    request.orderId !== undefined
+      ? `look for order id "${request.orderId}" before trying again: gw payments --order-id ${shellQuote(request.orderId)}${sandbox ? ' --sandbox' : ''}, or pay again with --order-id ${shellQuote(request.orderId)} --reuse-if-exists`
+      : `look for a payment of ${request.amount} ${request.currency} created just now before trying again; give --order-id next time so it can be recognised`;
+  return error.with({
+    message: `${error.message}; the payment MAY HAVE BEEN CREATED — it was not sent again`,
+    hint: recognise,
+    payment: 'unknown',
+    ...(request.orderId !== undefined && { orderId: request.orderId }),
+  });
+}
