@@ -5,6 +5,7 @@
 import { ACCEPTED_CURRENCIES } from './accepted-currencies.js';
 import { BALANCE } from './balance.js';
 import type { Api, Endpoint, Field } from './codec.js';
+import { CREATE_INVOICE } from './create-invoice.js';
 import { CREATE_PAYMENT } from './create-payment.js';
 import { PAYMENT_HISTORY } from './payment-history.js';
 import { camelCase, PAYMENT_INFO, V1_PAYMENT_EXTRAS, V1_TX_FIELDS } from './payment-info.js';
@@ -27,6 +28,7 @@ export interface OperationModule {
 export const OPERATIONS = {
   acceptedCurrencies: ACCEPTED_CURRENCIES,
   createPayment: CREATE_PAYMENT,
+  createInvoice: CREATE_INVOICE,
   paymentInfo: PAYMENT_INFO,
   paymentHistory: PAYMENT_HISTORY,
   balance: BALANCE,
@@ -54,6 +56,7 @@ export const V1_FIELDS: ReadonlyArray<{ v1: string; name: string }> = (() => {
     CREATE_PAYMENT.endpoints.v1.request,
     RATE.endpoints.v1.request,
     PAYMENT_HISTORY.endpoints.v1.request,
+    CREATE_INVOICE.endpoints.v1.request,
   ];
   const byWire = new Map<string, string>();
   const names = new Set<string>();
