@@ -16,6 +16,7 @@
 // links (some FAT or network mounts) refuses the write with its error code: nothing is left there.
 import path from 'node:path';
 import { ExitCode, GwError, UsageError } from '../errors.js';
+import type { ResolvedConfig } from '../config/resolve.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
 import { shellQuote } from '../output/sanitize.js';
 import { DEFAULT_RECEIPT_WIDTH, RECEIPT_WIDTHS, type ReceiptOptions, type ReceiptWidth, renderReceipt } from '../views/receipt.js';
@@ -28,6 +29,41 @@ export { DEFAULT_RECEIPT_WIDTH, RECEIPT_WIDTHS, type ReceiptWidth } from '../vie
  * messages ("--receipt", "--receipts").
  */
 export type ReceiptTarget = { kind: 'file'; path: string; flag: string } | { kind: 'dir'; path: string; flag: string };
+
+/** What a command was asked for: `--receipt FILE` (or the till's `--receipts DIR`) and how to lay it out. */
+export interface ReceiptRequest {
+  target: ReceiptTarget;
+  /** The width flag's value (parseReceiptWidth); undefined: the configured `receiptWidth`, else 42. */
+  width?: ReceiptWidth | undefined;
+  /** Keep non-ASCII characters (`--receipt-unicode`). */
+  unicode: boolean;
+  /** The resolved configuration (`merchantName`, `receiptWidth`): the factory's `config()`. */
+  config: () => Promise<Pick<ResolvedConfig, 'merchantName' | 'receiptWidth'>>;
+}
+
+/** A receipt ready to be written once the payment ends: where, and everything but the time. */
+export interface PreparedReceipt {
+  target: ReceiptTarget;
+  options: Omit<ReceiptOptions, 'now' | 'sandbox'>;
+}
+
+/**
+ * Before the payment is created: the target checked (checkReceiptTarget: exit 73, no payment
+ * created) and the layout settled from the flags and the configuration (a bad setting: exit 78).
+ */
+export async function prepareReceipt(request: ReceiptRequest): Promise<PreparedReceipt> {
+  const config = await request.config();
+  await checkReceiptTarget(request.target);
+  const merchantName = config.merchantName?.value;
+  return {
+    target: request.target,
+    options: {
+      width: request.width ?? config.receiptWidth?.value ?? DEFAULT_RECEIPT_WIDTH,
+      unicode: request.unicode,
+      ...(merchantName !== undefined && { merchantName }),
+    },
+  };
+}
 
 /**
  * The receipt width: the flag's (`--receipt-width`: exit 64 unless 32, 42 or 48), else the

@@ -11,14 +11,15 @@
 //   or a terminal (no ESC/POS command, no form feed, no line of its own).
 // - The state is the counter screen's words (STATE_WORDS); what arrived is the exact Decimal sums
 //   per coin from src/domain/arrival.ts, never converted.
+import type { ReceiptWidth } from '../config/resolve.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
 import { STATE_WORDS } from './status-view.js';
 
-/** The printer widths gw lays receipts out for: 58 mm paper (32 columns), 80 mm (42 or 48). */
-export const RECEIPT_WIDTHS = [32, 42, 48] as const;
-export type ReceiptWidth = (typeof RECEIPT_WIDTHS)[number];
+// The printer widths gw lays receipts out for (58 mm paper: 32 columns; 80 mm: 42 or 48) are the
+// configuration's (config `receiptWidth`).
+export { RECEIPT_WIDTHS, type ReceiptWidth } from '../config/resolve.js';
 /** The width when neither a flag nor the configuration gives one. */
 export const DEFAULT_RECEIPT_WIDTH: ReceiptWidth = 42;
 
