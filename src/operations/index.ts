@@ -7,8 +7,11 @@ import { BALANCE } from './balance.js';
 import type { Api, Endpoint, Field } from './codec.js';
 import { CREATE_INVOICE } from './create-invoice.js';
 import { CREATE_PAYMENT } from './create-payment.js';
+import { CREATE_PAYOUT } from './create-payout.js';
 import { PAYMENT_HISTORY } from './payment-history.js';
 import { camelCase, PAYMENT_INFO, V1_PAYMENT_EXTRAS, V1_TX_FIELDS } from './payment-info.js';
+import { PAYOUT_HISTORY } from './payout-history.js';
+import { PAYOUT_INFO } from './payout-info.js';
 import { RATE } from './rate.js';
 
 export { camelCase } from './payment-info.js';
@@ -33,6 +36,9 @@ export const OPERATIONS = {
   paymentHistory: PAYMENT_HISTORY,
   balance: BALANCE,
   rate: RATE,
+  createPayout: CREATE_PAYOUT,
+  payoutInfo: PAYOUT_INFO,
+  payoutHistory: PAYOUT_HISTORY,
 } as const satisfies Record<string, OperationModule>;
 
 export type OperationName = keyof typeof OPERATIONS;

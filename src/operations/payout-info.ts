@@ -69,7 +69,8 @@ export const V1_PAYOUT_FIELDS = fields([
 
 /** One payout record of an answer (information `data`, or a history row). */
 export function decodePayout(object: JsonObject, what: string): Payout {
-  const read = readFields(object, [V1_PAYOUT_FIELDS], what);
+  // `internal` is a flag, read below (readFields reads text, amounts and integers).
+  const read = readFields(object, [V1_PAYOUT_FIELDS.filter((f) => f.kind !== 'boolean')], what);
   const trackId = requiredText(object.track_id ?? object.trackId, 'track_id', what);
   const text = (name: string): Untrusted | null => (read[name] ?? null) as Untrusted | null;
   const gatewayStatus = text('status');

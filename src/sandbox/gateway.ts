@@ -15,11 +15,16 @@
 //   live.ts       the lifecycle applied (lifecycle.ts has its rules): states, transactions, the
 //                 changes emitted on `events` (events.ts), and forced states
 //   fields.ts     the request's fields read liberally (what every operation checks them with)
+//   payouts.ts    payouts: their checks, lifecycle and history; what they take off the balances
 
 import { ACCEPTED_CURRENCIES, type AcceptedCurrenciesAnswer } from '../operations/accepted-currencies.js';
 import { BALANCE, type BalanceAnswer } from '../operations/balance.js';
 import type { Api, KeyKind, Operation } from '../operations/codec.js';
 import { CREATE_PAYMENT, type CreatedPayment } from '../operations/create-payment.js';
+import { CREATE_PAYOUT, type CreatedPayoutAnswer } from '../operations/create-payout.js';
+import { PAYOUT_HISTORY, type PayoutHistoryAnswer } from '../operations/payout-history.js';
+import { PAYOUT_INFO, type PayoutRecord } from '../operations/payout-info.js';
+import { Decimal } from '../money/decimal.js';
 import { MERCHANT_RATE } from '../operations/merchant-rate.js';
 import { PAYMENT_HISTORY, type PaymentHistoryAnswer } from '../operations/payment-history.js';
 import { PAYMENT_INFO, type PaymentRecord } from '../operations/payment-info.js';
@@ -42,9 +47,10 @@ import type { PaymentSnapshot, SandboxEvents } from './events.js';
 import { readId, type RequestFields } from './fields.js';
 import { paymentHistory } from './history.js';
 import type { SandboxJournal } from './journal.js';
-import type { TriggerState } from './lifecycle.js';
+import { DEFAULT_SETTLE_SECONDS, type TriggerState } from './lifecycle.js';
 import { PaymentLifecycles } from './live.js';
 import * as reference from './reference.js';
+import { SandboxPayouts } from './payouts.js';
 import { PaymentStore, type SandboxPayment } from './store.js';
 
 export type { GatewayReply } from './envelopes.js';
@@ -74,11 +80,18 @@ export class SandboxGateway {
   readonly events: SandboxEvents;
   private readonly store: PaymentStore;
   private readonly lifecycles: PaymentLifecycles;
+  /** Payouts (payouts.ts): made here, or by an earlier `--sandbox` run (the file beside the journal). */
+  readonly payouts: SandboxPayouts;
 
   constructor(private readonly config: GatewayConfig) {
     this.store = new PaymentStore(config.journal);
     this.lifecycles = new PaymentLifecycles(config);
     this.events = this.lifecycles.events;
+    this.payouts = new SandboxPayouts({
+      now: config.now,
+      settleSeconds: config.settleSeconds ?? DEFAULT_SETTLE_SECONDS,
+      ...(config.journal !== undefined && { journalFile: config.journal.file }),
+    });
   }
 
   /** The key of `kind` this sandbox accepts (the general key: none unless configured). */
@@ -115,7 +128,36 @@ export class SandboxGateway {
 
   /** The balances, or one currency's (`currency`); the route checked the payout or general key. */
   balance(fields: RequestFields): Answer<BalanceAnswer> {
-    return reference.balance(fields);
+    const answer = reference.balance(fields);
+    if (!answer.ok) return answer;
+    // Balances move: what payouts took (payouts.ts) is off them.
+    const debits = this.payouts.debits();
+    const balances = Object.fromEntries(
+      Object.entries(answer.value.balances).map(([coin, amount]) => {
+        const debit = debits.get(coin);
+        return [coin, debit === undefined ? amount : subtractDigits(amount, debit)];
+      }),
+    );
+    return ok({ balances });
+  }
+
+  /** A payout (POST /v1/payout): within the coin's balance now. */
+  createPayout(fields: RequestFields): Answer<CreatedPayoutAnswer> {
+    return this.payouts.create(fields, (coin) => {
+      const answer = this.balance({ currency: coin });
+      const amount = answer.ok ? answer.value.balances[coin] : undefined;
+      return amount === undefined ? undefined : Decimal.fromLiteral(amount);
+    });
+  }
+
+  /** One payout by track id. */
+  payoutInfo(fields: RequestFields): Answer<PayoutRecord> {
+    return this.payouts.info(fields);
+  }
+
+  /** One page of the payout history. */
+  payoutHistory(fields: RequestFields): Answer<PayoutHistoryAnswer> {
+    return this.payouts.history(fields);
   }
 
   /** The USD price of every coin the sandbox knows, fiat left out. No key. */
@@ -221,6 +263,9 @@ export const SANDBOX_BEHAVIOURS: readonly SandboxBehaviour[] = [
   { operation: PAYMENT_HISTORY, serve: (g, fields, api) => g.paymentHistory(fields, api) },
   { operation: BALANCE, serve: (g, fields) => g.balance(fields) },
   { operation: RATE, serve: (g, fields) => g.rate(fields) },
+  { operation: CREATE_PAYOUT, serve: (g, fields) => g.createPayout(fields) },
+  { operation: PAYOUT_INFO, serve: (g, fields) => g.payoutInfo(fields) },
+  { operation: PAYOUT_HISTORY, serve: (g, fields) => g.payoutHistory(fields) },
   // The official Node library's exchangeRate (legacy only, merchant key), and the keyless reference data.
   { operation: MERCHANT_RATE, serve: (g, fields) => g.rate(fields) },
   { operation: PRICES, serve: (g) => g.prices() },
@@ -229,3 +274,10 @@ export const SANDBOX_BEHAVIOURS: readonly SandboxBehaviour[] = [
   { operation: SYSTEM_STATUS, serve: (g) => g.systemStatus() },
   { operation: FIATS, serve: (g) => g.fiats() },
 ];
+
+/** a − b as plain digits, never below 0 (a balance). */
+function subtractDigits(a: string, b: Decimal): string {
+  const scale = Math.max((Decimal.fromLiteral(a) as Decimal).fractionDigits, b.fractionDigits);
+  const units = (Decimal.fromLiteral(a) as Decimal).toBaseUnits(scale) - b.toBaseUnits(scale);
+  return Decimal.fromBaseUnits(units < 0n ? 0n : units, scale).toString();
+}

@@ -49,10 +49,10 @@ export const NOT_SERVED: readonly UnservedOperation[] = [
   { name: 'the static address list', section: '§11', endpoints: [{ api: 'v1', method: 'GET', path: '/v1/payment/static-address' }] },
   { name: 'payment statistics', section: '§12', endpoints: [{ api: 'v1', method: 'GET', path: '/v1/payment/stats' }] },
   {
+    // The versioned payout endpoints are served (gateway.ts); the legacy ones are not.
     name: 'payout creation',
     section: '§13',
     endpoints: [
-      { api: 'v1', method: 'POST', path: '/v1/payout' },
       { api: 'legacy', method: 'POST', path: '/api/send' },
     ],
   },
@@ -60,7 +60,6 @@ export const NOT_SERVED: readonly UnservedOperation[] = [
     name: 'the payout history',
     section: '§13',
     endpoints: [
-      { api: 'v1', method: 'GET', path: '/v1/payout' },
       { api: 'legacy', method: 'POST', path: '/api/list' },
     ],
   },
@@ -68,7 +67,6 @@ export const NOT_SERVED: readonly UnservedOperation[] = [
     name: 'payout information',
     section: '§13',
     endpoints: [
-      { api: 'v1', method: 'GET', path: '/v1/payout/:track_id' },
       { api: 'legacy', method: 'POST', path: '/api/inquiry' },
     ],
   },

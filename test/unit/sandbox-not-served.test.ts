@@ -43,8 +43,6 @@ describe('operations the sandbox does not serve: 501 from every method of every 
         '/v1/payment/static-address',
         '/v1/payment/static-address/revoke',
         '/v1/payment/stats',
-        '/v1/payout',
-        '/v1/payout/123456',
         '/v1/general/swap',
         '/v1/general/swap/pairs',
         '/v1/general/swap/calculate',
