@@ -19,10 +19,10 @@ import { withHelp } from '../cmdutil/help.js';
 import { generateOrderId } from '../cmdutil/order-id.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { type Existing, findExisting, paymentFromInfo } from '../cmdutil/existing-payment.js';
+import { expectedOfPayment, paymentUriOf, unpayableReason } from '../cmdutil/created-payment.js';
 import { ambiguousFailure, buildPaymentRequest } from '../cmdutil/payment-request.js';
 import { checkQrOutWritable, writePaymentQr } from '../cmdutil/qr-out.js';
 import { endingFailure, resumeCommand } from '../cmdutil/wait.js';
-import { coinKey, type Expected } from '../domain/arrival.js';
 import { LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, Payment, PaymentRequest } from '../gateway/gateway.js';
@@ -141,15 +141,6 @@ function parseQrOut(file: string | undefined): string | undefined {
   return file;
 }
 
-/** Why a created payment cannot be shown to a payer as payable, if it cannot. */
-function unpayableReason(payment: Payment): string | undefined {
-  if (payment.payAmount === null) return 'the gateway gave no amount to pay';
-  if (!payment.payAmount.isPositive) return `the gateway priced it at ${payment.payAmount}`;
-  if (payment.payCurrency === null || payment.payCurrency.isBlank) return 'the gateway gave no currency to pay in';
-  if (payment.address === null || payment.address.isBlank) return 'the gateway gave no address';
-  return undefined;
-}
-
 export async function payRun(opts: PayOptions): Promise<void> {
   const { io, request, clock } = opts;
   if (opts.qrOut !== undefined) await checkQrOutWritable(opts.qrOut);
@@ -206,14 +197,7 @@ export async function payRun(opts: PayOptions): Promise<void> {
 
   let uri: PaymentUri;
   try {
-    const { buildPaymentUri } = await import('../payment-uri/index.js');
-    uri = buildPaymentUri({
-      network: payment.network?.raw() ?? '',
-      payCurrency: payment.payCurrency?.raw() ?? '',
-      address: payment.address?.raw() ?? '',
-      payAmount: payment.payAmount?.toString() ?? '',
-      memo: payment.memo?.raw() ?? null,
-    });
+    uri = await paymentUriOf(payment);
   } catch (error) {
     if (!(error instanceof GwError)) throw error;
     await printPayment(opts, payment, undefined);
@@ -303,10 +287,4 @@ async function deliver(io: IOStreams, payment: Payment, created: (error: GwError
     if (error instanceof GwError) throw created(error.with({ message: `payment ${payment.trackId} was created, but ${error.message}` }));
     throw error;
   }
-}
-
-/** What the creation answer says the payer owes, in the coin to pay. */
-function expectedOfPayment(payment: Payment): Expected | null {
-  const coin = coinKey(payment.payCurrency?.raw());
-  return payment.payAmount === null || coin === null ? null : { amount: payment.payAmount, coin };
 }
