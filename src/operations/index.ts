@@ -13,6 +13,9 @@ import { camelCase, PAYMENT_INFO, V1_PAYMENT_EXTRAS, V1_TX_FIELDS } from './paym
 import { PAYOUT_HISTORY } from './payout-history.js';
 import { PAYOUT_INFO } from './payout-info.js';
 import { RATE } from './rate.js';
+import { CREATE_STATIC_ADDRESS } from './static-address.js';
+import { STATIC_ADDRESS_LIST } from './static-address-list.js';
+import { REVOKE_STATIC_ADDRESS } from './static-address-revoke.js';
 
 export { camelCase } from './payment-info.js';
 
@@ -39,6 +42,9 @@ export const OPERATIONS = {
   createPayout: CREATE_PAYOUT,
   payoutInfo: PAYOUT_INFO,
   payoutHistory: PAYOUT_HISTORY,
+  createStaticAddress: CREATE_STATIC_ADDRESS,
+  staticAddressList: STATIC_ADDRESS_LIST,
+  revokeStaticAddress: REVOKE_STATIC_ADDRESS,
 } as const satisfies Record<string, OperationModule>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -15,12 +15,16 @@
 //   live.ts       the lifecycle applied (lifecycle.ts has its rules): states, transactions, the
 //                 changes emitted on `events` (events.ts), and forced states
 //   fields.ts     the request's fields read liberally (what every operation checks them with)
+//   static-addresses.ts  fixed addresses: made, listed, revoked, and payments to them simulated
 //   payouts.ts    payouts: their checks, lifecycle and history; what they take off the balances
 
 import { ACCEPTED_CURRENCIES, type AcceptedCurrenciesAnswer } from '../operations/accepted-currencies.js';
 import { BALANCE, type BalanceAnswer } from '../operations/balance.js';
 import type { Api, KeyKind, Operation } from '../operations/codec.js';
 import { CREATE_PAYMENT, type CreatedPayment } from '../operations/create-payment.js';
+import { CREATE_STATIC_ADDRESS } from '../operations/static-address.js';
+import { STATIC_ADDRESS_LIST } from '../operations/static-address-list.js';
+import { REVOKE_STATIC_ADDRESS } from '../operations/static-address-revoke.js';
 import { CREATE_PAYOUT, type CreatedPayoutAnswer } from '../operations/create-payout.js';
 import { PAYOUT_HISTORY, type PayoutHistoryAnswer } from '../operations/payout-history.js';
 import { PAYOUT_INFO, type PayoutRecord } from '../operations/payout-info.js';
@@ -52,6 +56,7 @@ import { PaymentLifecycles } from './live.js';
 import * as reference from './reference.js';
 import { SandboxPayouts } from './payouts.js';
 import { PaymentStore, type SandboxPayment } from './store.js';
+import { StaticAddressBook } from './static-addresses.js';
 
 export type { GatewayReply } from './envelopes.js';
 export type { RequestFields } from './fields.js';
@@ -80,6 +85,8 @@ export class SandboxGateway {
   readonly events: SandboxEvents;
   private readonly store: PaymentStore;
   private readonly lifecycles: PaymentLifecycles;
+  /** Fixed addresses (static-addresses.ts): kept while this sandbox lives; payments to them are payments of this store. */
+  readonly staticAddresses: StaticAddressBook;
   /** Payouts (payouts.ts): made here, or by an earlier `--sandbox` run (the file beside the journal). */
   readonly payouts: SandboxPayouts;
 
@@ -87,6 +94,7 @@ export class SandboxGateway {
     this.store = new PaymentStore(config.journal);
     this.lifecycles = new PaymentLifecycles(config);
     this.events = this.lifecycles.events;
+    this.staticAddresses = new StaticAddressBook(this.store, this.lifecycles, config);
     this.payouts = new SandboxPayouts({
       now: config.now,
       settleSeconds: config.settleSeconds ?? DEFAULT_SETTLE_SECONDS,
@@ -266,6 +274,9 @@ export const SANDBOX_BEHAVIOURS: readonly SandboxBehaviour[] = [
   { operation: CREATE_PAYOUT, serve: (g, fields) => g.createPayout(fields) },
   { operation: PAYOUT_INFO, serve: (g, fields) => g.payoutInfo(fields) },
   { operation: PAYOUT_HISTORY, serve: (g, fields) => g.payoutHistory(fields) },
+  { operation: CREATE_STATIC_ADDRESS, serve: (g, fields) => g.staticAddresses.create(fields) },
+  { operation: STATIC_ADDRESS_LIST, serve: (g, fields) => g.staticAddresses.list(fields) },
+  { operation: REVOKE_STATIC_ADDRESS, serve: (g, fields) => g.staticAddresses.revoke(fields) },
   // The official Node library's exchangeRate (legacy only, merchant key), and the keyless reference data.
   { operation: MERCHANT_RATE, serve: (g, fields) => g.rate(fields) },
   { operation: PRICES, serve: (g) => g.prices() },

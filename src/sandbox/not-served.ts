@@ -30,23 +30,9 @@ export const NOT_SERVED: readonly UnservedOperation[] = [
       { api: 'legacy', method: 'POST', path: '/merchants/request' },
     ],
   },
-  {
-    name: 'static address creation',
-    section: '§11',
-    endpoints: [
-      { api: 'v1', method: 'POST', path: '/v1/payment/static-address' },
-      { api: 'legacy', method: 'POST', path: '/merchants/request/staticaddress' },
-    ],
-  },
-  {
-    name: 'static address revocation',
-    section: '§11',
-    endpoints: [
-      { api: 'v1', method: 'POST', path: '/v1/payment/static-address/revoke' },
-      { api: 'legacy', method: 'POST', path: '/merchants/revoke/staticaddress' },
-    ],
-  },
-  { name: 'the static address list', section: '§11', endpoints: [{ api: 'v1', method: 'GET', path: '/v1/payment/static-address' }] },
+  // The versioned static-address endpoints are served (gateway.ts); the legacy ones are not.
+  { name: 'static address creation', section: '§11', endpoints: [{ api: 'legacy', method: 'POST', path: '/merchants/request/staticaddress' }] },
+  { name: 'static address revocation', section: '§11', endpoints: [{ api: 'legacy', method: 'POST', path: '/merchants/revoke/staticaddress' }] },
   { name: 'payment statistics', section: '§12', endpoints: [{ api: 'v1', method: 'GET', path: '/v1/payment/stats' }] },
   {
     // The versioned payout endpoints are served (gateway.ts); the legacy ones are not.

@@ -84,7 +84,9 @@ export async function serve(gateway: SandboxGateway, routes: readonly Route[], r
     return params === undefined ? [] : [{ route, params }];
   });
   if (matching.length === 0) return notFound(styleOf(path), path);
-  const found = matching.find((m) => m.route.method === method || m.route.anyMethod === true);
+  // A literal path wins over a pattern (GET /v1/payment/static-address is not the payment "static-address").
+  const takes = (m: (typeof matching)[number]): boolean => m.route.method === method || m.route.anyMethod === true;
+  const found = matching.find((m) => takes(m) && !m.route.pattern.includes('/:')) ?? matching.find(takes);
   if (found === undefined) {
     const first = matching[0];
     return methodNotAllowed(first?.route.style ?? styleOf(path), method, [...new Set(matching.map((m) => m.route.method))].join(', '));

@@ -158,7 +158,10 @@ describe('the sandbox answers in the samples’ names and JSON types', () => {
     return [{ ...wire, [place.field]: keys[place.kind] }, {}];
   }
 
-  function answer(operation: AnyOperation, api: Api, wire: Record<string, unknown>): JsonObject {
+  /** A static address the sandbox made from the published request, for the revocation sample (`$staticAddress`). */
+  let staticAddress = '';
+  function answer(operation: AnyOperation, api: Api, sent: Record<string, unknown>): JsonObject {
+    const wire = Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, v === '$staticAddress' ? staticAddress : v]));
     const endpoint = endpointOf(operation, api);
     const [fields, headers] = request(endpoint, wire);
     const reply = serveOperation(gateway, operation, api, fields, headers);
@@ -173,6 +176,7 @@ describe('the sandbox answers in the samples’ names and JSON types', () => {
   };
   // A payout (v1 only), for the payout-information sample (`$payoutTrackId`).
   const payoutTrackId = String((answer(OPERATIONS.createPayout, 'v1', fixture('v1', 'create-payout').request).data as JsonObject).track_id);
+  staticAddress = String((answer(OPERATIONS.createStaticAddress, 'v1', fixture('v1', 'static-address').request).data as JsonObject).address);
   now = T0 + 11_000;
 
   it.each(CASES)('%s (%s)', async (name, api) => {

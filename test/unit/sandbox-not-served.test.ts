@@ -40,8 +40,6 @@ describe('operations the sandbox does not serve: 501 from every method of every 
     expect(paths).toEqual(
       expect.arrayContaining([
         '/v1/payment/invoice',
-        '/v1/payment/static-address',
-        '/v1/payment/static-address/revoke',
         '/v1/payment/stats',
         '/v1/general/swap',
         '/v1/general/swap/pairs',
@@ -80,8 +78,8 @@ describe('operations the sandbox does not serve: 501 from every method of every 
 
   it('names the operation the method asks for where two share a path; a body that is not JSON changes nothing', async () => {
     expect((await call('GET', '/v1/payment/stats')).body.message).toBe('Payment statistics is not served by the gw sandbox');
-    expect((await call('GET', '/v1/payment/static-address')).body.message).toBe('The static address list is not served by the gw sandbox');
-    expect((await call('POST', '/v1/payment/static-address', {})).body.message).toBe('Static address creation is not served by the gw sandbox');
+    expect((await call('POST', '/merchants/request/staticaddress', {})).body.message).toBe('Static address creation is not served by the gw sandbox');
+    expect((await call('POST', '/merchants/revoke/staticaddress', {})).body.message).toBe('Static address revocation is not served by the gw sandbox');
     expect((await call('POST', '/merchants/request', { amount: 5 })).body.message).toBe('Invoice creation is not served by the gw sandbox');
     const res = await fetch(`${sbx.url}/api/send`, { method: 'POST', body: '{not json', signal: AbortSignal.timeout(5000) });
     expect(res.status).toBe(501);
