@@ -18,6 +18,7 @@ import path from 'node:path';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
+import type { IOStreams } from '../output/iostreams.js';
 import { shellQuote } from '../output/sanitize.js';
 import { DEFAULT_RECEIPT_WIDTH, RECEIPT_WIDTHS, type ReceiptOptions, type ReceiptWidth, renderReceipt } from '../views/receipt.js';
 
@@ -39,6 +40,49 @@ export interface ReceiptRequest {
   unicode: boolean;
   /** The resolved configuration (`merchantName`, `receiptWidth`): the factory's `config()`. */
   config: () => Promise<Pick<ResolvedConfig, 'merchantName' | 'receiptWidth'>>;
+}
+
+/** `gw pay`'s receipt flags as Commander gives them. */
+export interface ReceiptFlags {
+  receipt?: string;
+  receiptWidth?: string;
+  receiptUnicode?: boolean;
+}
+
+/**
+ * The receipt `gw pay` was asked for, checked before anything else (exit 64): `--receipt` needs
+ * `--wait` (a receipt is written when the payment ends), the width and unicode flags need
+ * `--receipt`, and the receipt cannot go where `--qr-out` writes.
+ */
+export function receiptRequestOf(flags: ReceiptFlags, wait: boolean, qrOut: string | undefined, config: ReceiptRequest['config']): ReceiptRequest | undefined {
+  if (flags.receipt === undefined) {
+    if (flags.receiptWidth !== undefined || flags.receiptUnicode === true)
+      throw new UsageError(`--receipt-width and --receipt-unicode go with --receipt <file>`);
+    return undefined;
+  }
+  if (!wait) throw new UsageError('--receipt needs --wait: the receipt is written when the payment ends', 'e.g. gw pay 25 USDT --wait --receipt receipt.txt');
+  if (flags.receipt.trim() === '') throw new UsageError('--receipt must name a file');
+  if (qrOut !== undefined && path.resolve(qrOut) === path.resolve(flags.receipt)) throw new UsageError('--receipt and --qr-out name the same file');
+  return {
+    target: { kind: 'file', path: flags.receipt, flag: '--receipt' },
+    width: flags.receiptWidth === undefined ? undefined : parseReceiptWidth(flags.receiptWidth),
+    unicode: flags.receiptUnicode === true,
+    config,
+  };
+}
+
+/**
+ * After the wait: the receipt of a payment that reached a final state (`info`), with one line on
+ * stderr naming the file; for a wait that ended otherwise (gave up, interrupted) a warning that no
+ * receipt was written. A write that fails is writeReceipt's exit 73, stating the state.
+ */
+export async function writeFinalReceipt(io: IOStreams, prepared: PreparedReceipt, info: PaymentInfo | undefined, now: number, trackId: string): Promise<void> {
+  if (info === undefined) {
+    io.warn(`no receipt was written: payment ${trackId} did not reach a final state`);
+    return;
+  }
+  const file = await writeReceipt(prepared.target, info, { ...prepared.options, now, sandbox: io.sandbox });
+  io.notice(`Receipt written to ${file}`);
 }
 
 /** A receipt ready to be written once the payment ends: where, and everything but the time. */
