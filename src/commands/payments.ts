@@ -30,6 +30,7 @@ export interface PaymentsFlags {
   currency?: string;
   payCurrency?: string;
   network?: string;
+  address?: string;
   since?: string;
   until?: string;
   min?: string;
@@ -68,6 +69,13 @@ function parseBound(text: string, flag: string): Decimal {
   return amount;
 }
 
+/** --address: one address as typed (no spaces), compared exactly. */
+function parseAddressFilter(text: string): string {
+  const address = parseText(text.trim(), '--address', 200);
+  if (address === '' || /\s/.test(address)) throw new UsageError(`--address must be an address without spaces (got "${text.slice(0, 60)}")`);
+  return address;
+}
+
 /** The filter the flags ask for, checked before any request (exit 64). */
 export function buildPaymentFilter(flags: PaymentsFlags, now: number): { filter: PaymentFilter; all: boolean; totals: boolean } {
   const filter: PaymentFilter = {};
@@ -82,6 +90,7 @@ export function buildPaymentFilter(flags: PaymentsFlags, now: number): { filter:
   if (flags.currency !== undefined) filter.currency = parseSymbol(flags.currency, '--currency');
   if (flags.payCurrency !== undefined) filter.payCurrency = parseSymbol(flags.payCurrency, '--pay-currency');
   if (flags.network !== undefined) filter.network = parseText(flags.network, '--network', 60);
+  if (flags.address !== undefined) filter.address = parseAddressFilter(flags.address);
   if (flags.since !== undefined) filter.from = parseWhen(flags.since, '--since', now);
   if (flags.until !== undefined) filter.to = parseWhen(flags.until, '--until', now, true);
   if (filter.from !== undefined && filter.to !== undefined && filter.to < filter.from) throw new UsageError('--until is before --since');
@@ -108,6 +117,7 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
     .option('--currency <sym>', 'only amounts asked in this currency (USD, BTC…)')
     .option('--pay-currency <sym>', 'only payments paid in this coin')
     .option('--network <name>', 'only payments on this network, e.g. "Tron Network"')
+    .option('--address <address>', 'only payments to this address (a fixed address of gw address new)')
     .option('--since <when>', 'created at or after: 2026-11-01, today, yesterday, this-month, last-month, 2026-11-01T14:30, or a duration ago (2h, 7d)')
     .option('--until <when>', 'created at or before (a date, today or yesterday means to the end of that day; this-month or last-month to the end of that month)')
     .option('--min <amount>', 'requested amount at least this')
@@ -122,6 +132,7 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
   return withHelp(command, {
     examples: [
       'gw payments --order-id 1042',
+      'gw payments --address TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe --all',
       'gw payments --since today',
       'gw payments --status paid --since 7d',
       'gw payments --since 2026-11-01 --until 2026-11-30 --all --json | jq -r ".payments[].trackId"',

@@ -109,6 +109,9 @@ function verdict(p: PaymentInfo, name: HistoryFilterName, filter: PaymentFilter,
       return filter.payCurrency === undefined ? 'yes' : textVerdict([p.payCurrency, ...p.txs.map((t) => t.currency)], filter.payCurrency, same);
     case 'network':
       return filter.network === undefined ? 'yes' : textVerdict([p.network, ...p.txs.map((t) => t.network)], filter.network, networkEqual(network));
+    case 'address':
+      // Exact: an address is case-sensitive on most chains.
+      return filter.address === undefined ? 'yes' : textVerdict([p.address, ...p.txs.map((t) => t.address)], filter.address, (a, b) => a.trim() === b.trim());
     case 'from':
       return filter.from === undefined ? 'yes' : created === undefined ? 'unknown' : seconds(created) >= seconds(filter.from) ? 'yes' : 'no';
     case 'to':

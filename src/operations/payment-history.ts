@@ -27,6 +27,8 @@ export interface PaymentFilter {
   currency?: string;
   payCurrency?: string;
   network?: string;
+  /** Paid to this address (a static address's payments): the payment's address or a transaction's. */
+  address?: string;
   /** Created at or after / at or before. */
   from?: Date;
   to?: Date;
@@ -62,6 +64,7 @@ export const HISTORY_FILTERS: readonly HistoryFilterName[] = [
   'currency',
   'payCurrency',
   'network',
+  'address',
   'from',
   'to',
   'minAmount',
@@ -172,6 +175,7 @@ export function historyFiltersOf(endpoint: Endpoint): ReadonlySet<HistoryFilterN
     currency: 'currency',
     payCurrency: 'payCurrency',
     network: 'network',
+    address: 'address',
     from: 'fromDate',
     to: 'toDate',
     minAmount: 'fromAmount',
@@ -193,6 +197,7 @@ function canonicalFilter(endpoint: Endpoint, filter: PaymentFilter): Record<stri
     currency: filter.currency,
     payCurrency: filter.payCurrency,
     network: filter.network,
+    address: filter.address,
     fromDate: filter.from === undefined ? undefined : unixSeconds(filter.from),
     toDate: filter.to === undefined ? undefined : unixSeconds(filter.to),
     fromAmount: filter.minAmount,
