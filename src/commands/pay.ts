@@ -22,6 +22,7 @@ import { type Existing, findExisting, paymentFromInfo } from '../cmdutil/existin
 import { expectedOfPayment, paymentUriOf, unpayableReason } from '../cmdutil/created-payment.js';
 import { ambiguousFailure, buildPaymentRequest } from '../cmdutil/payment-request.js';
 import { checkQrOutWritable, writePaymentQr } from '../cmdutil/qr-out.js';
+import { prepareReceipt, type ReceiptFlags, type ReceiptRequest, receiptRequestOf, writeFinalReceipt } from '../cmdutil/receipts.js';
 import { endingFailure, resumeCommand } from '../cmdutil/wait.js';
 import { LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
@@ -35,7 +36,7 @@ import { type PayView, printPayment, showAlreadyPaid, showEnding } from '../view
 // Moved to src/cmdutil/payment-request.ts (gw counter sends the same requests); still exported here.
 export { ambiguousFailure, buildPaymentRequest };
 
-export interface PayFlags {
+export interface PayFlags extends ReceiptFlags {
   payCurrency?: string;
   network?: string;
   lifeTime?: string;
@@ -69,6 +70,8 @@ export interface PayOptions extends PayView {
   signal?: AbortSignal;
   /** Lifts the whole-command deadline for the wait. */
   releaseDeadline?: () => void;
+  /** --receipt: written when the wait ends in a final state (src/cmdutil/receipts.ts). */
+  receipt?: ReceiptRequest | undefined;
 }
 
 export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> = payRun): Command {
@@ -91,6 +94,9 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
     .option('--wait', 'follow the payment until it is paid, expires or fails (exit 0 only when paid)')
     .option('--wait-timeout <duration>', 'stop waiting after this long, e.g. 10m (implies --wait; exit 124)')
     .option('--no-clear', 'do not clear the terminal before drawing the payment')
+    .option('--receipt <file>', 'with --wait: write a receipt for a thermal printer there when the payment ends (never overwrites)')
+    .option('--receipt-width <columns>', 'receipt width: 32 (58 mm paper), 42 or 48 (80 mm) (default: config receiptWidth, else 42)')
+    .option('--receipt-unicode', 'keep non-ASCII characters on the receipt (default: ASCII only)')
     .action((amount: string, currency: string, flags: PayFlags) => {
       const request = buildPaymentRequest(amount, currency, flags);
       const generated = request.orderId === undefined;
@@ -119,6 +125,7 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
         redraw: f.globals.verbose !== true,
         signal: f.signal,
         releaseDeadline: () => f.releaseDeadline(),
+        receipt: receiptRequestOf(flags, flags.wait === true || flags.waitTimeout !== undefined, flags.qrOut, () => f.config()),
       });
     });
   return withHelp(command, {
@@ -144,11 +151,16 @@ function parseQrOut(file: string | undefined): string | undefined {
 export async function payRun(opts: PayOptions): Promise<void> {
   const { io, request, clock } = opts;
   if (opts.qrOut !== undefined) await checkQrOutWritable(opts.qrOut);
+  const receipt = opts.receipt === undefined ? undefined : await prepareReceipt(opts.receipt);
   const gateway = await opts.gateway();
 
   let existing: Existing | undefined;
   if (opts.reuseIfExists === true) existing = await findExisting(gateway, request, clock.now());
-  if (existing?.kind === 'paid') return showAlreadyPaid(opts, existing.info, request.orderId);
+  if (existing?.kind === 'paid') {
+    showAlreadyPaid(opts, existing.info, request.orderId);
+    if (receipt !== undefined) await writeFinalReceipt(io, receipt, existing.info, clock.now(), existing.info.trackId.raw());
+    return;
+  }
 
   let payment: Payment;
   if (existing !== undefined) {
@@ -269,6 +281,7 @@ export async function payRun(opts: PayOptions): Promise<void> {
   });
   showEnding(opts, payment, uri, ending, screen, existing !== undefined);
   await deliver(io, payment, created);
+  if (receipt !== undefined) await writeFinalReceipt(io, receipt, ending.kind === 'final' ? ending.info : undefined, clock.now(), trackId);
   const failure = endingFailure(ending, trackId, io.sandbox);
   if (failure !== undefined) throw failure;
 }
