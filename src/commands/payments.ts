@@ -12,7 +12,7 @@ import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';
 import { amountsWords } from '../domain/arrival.js';
 import { PAYMENT_STATES, parseState } from '../domain/payment-status.js';
-import { paymentTotals, totalsFooter, totalsJson } from '../domain/takings.js';
+import { addPayment, emptyTotals, paymentTotals, totalsFooter, totalsJson } from '../domain/takings.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentFilter, PaymentInfo } from '../gateway/gateway.js';
 import { type Listing, listPayments } from '../gateway/history.js';
@@ -119,7 +119,10 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
     .option('--network <name>', 'only payments on this network, e.g. "Tron Network"')
     .option('--address <address>', 'only payments to this address (a fixed address of gw address new)')
     .option('--since <when>', 'created at or after: 2026-11-01, today, yesterday, this-month, last-month, 2026-11-01T14:30, or a duration ago (2h, 7d)')
-    .option('--until <when>', 'created at or before (a date, today or yesterday means to the end of that day; this-month or last-month to the end of that month)')
+    .option(
+      '--until <when>',
+      'created at or before (a date, today or yesterday means to the end of that day; this-month or last-month to the end of that month)',
+    )
     .option('--min <amount>', 'requested amount at least this')
     .option('--max <amount>', 'requested amount at most this')
     .option('--page <n>', 'page number, from 1')
@@ -145,13 +148,22 @@ export async function paymentsRun(opts: PaymentsOptions): Promise<void> {
   const { io } = opts;
   const gateway = await opts.gateway();
   const stream = opts.all ? new ListingStream(io) : undefined;
+  // Streamed, each page is written and added up as it is read and none is kept: memory stays flat
+  // in the number of payments.
+  const running = stream !== undefined && opts.totals === true ? emptyTotals() : undefined;
   const listing = await listPayments(gateway, opts.filter, {
     all: opts.all,
     maxPages: MAX_PAGES,
-    ...(stream && { onRows: (rows: readonly PaymentInfo[]) => stream.rows(rows) }),
+    ...(stream && {
+      keep: false,
+      onRows: (rows: readonly PaymentInfo[]) => {
+        if (running !== undefined) for (const p of rows) addPayment(running, p);
+        return stream.rows(rows);
+      },
+    }),
   });
   const complete = listing.incomplete === undefined;
-  const totals = opts.totals === true ? paymentTotals(listing.payments) : undefined;
+  const totals = opts.totals === true ? (running ?? paymentTotals(listing.payments)) : undefined;
   const counts = { page: listing.page, pages: listing.pages, total: listing.total, complete, ...(totals && { totals: totalsJson(totals) }) };
   if (stream !== undefined) {
     await stream.end(counts, totals && totalsFooter(totals));
@@ -174,7 +186,7 @@ export async function paymentsRun(opts: PaymentsOptions): Promise<void> {
       if (complete) pageNotice(io, listing);
     }
   }
-  if (!complete) throw incompleteError(listing);
+  if (!complete) throw incompleteError(listing, stream?.count ?? listing.payments.length);
 }
 
 /** The next page, on a terminal: where the listing is, and how to go on. */
@@ -191,8 +203,8 @@ function pageNotice(io: IOStreams, listing: Listing): void {
  * The one line (exit 76) that says what the listing lacks, printed after the payments read. A page
  * that failed for another reason keeps that failure's exit code.
  */
-function incompleteError(listing: Listing): GwError {
-  const shown = `${listing.payments.length} payment${listing.payments.length === 1 ? '' : 's'} shown`;
+function incompleteError(listing: Listing, count: number): GwError {
+  const shown = `${count} payment${count === 1 ? '' : 's'} shown`;
   const what = `the listing is incomplete: ${listing.incomplete ?? ''}; ${shown}`;
   if (listing.failure !== undefined) return listing.failure.with({ message: `${what}: ${listing.failure.message}` });
   return new GwError(ExitCode.PROTOCOL, what);
@@ -208,6 +220,11 @@ class ListingStream {
   #layout: TableLayout = {};
 
   constructor(private readonly io: IOStreams) {}
+
+  /** The payments written so far. */
+  get count(): number {
+    return this.#count;
+  }
 
   async rows(rows: readonly PaymentInfo[]): Promise<void> {
     const { io } = this;
