@@ -2,10 +2,13 @@
 // compressed clock) emits one change per transition, creation included; notification delivery
 // listens. A listener never changes the payment and never throws into the lifecycle.
 import type { NotificationPayment } from '../notifications/payload.js';
+import type { PaymentKind } from '../operations/payment-info.js';
 import type { SandboxStatus } from './lifecycle.js';
 
 /** A payment as it stands at one change: what a notification about it carries, and where it goes. */
 export interface PaymentSnapshot extends NotificationPayment {
+  /** What sort of payment it is (its notifications' `type`); absent: white-label. */
+  kind?: PaymentKind;
   callbackUrl: string;
   lifeTime: number;
   /** Unix seconds. */

@@ -10,6 +10,7 @@
 //   store.ts      the payments kept and found again: this process's (memory), an earlier one's
 //                 (the journal), and `sbx…` ids of before, which carry the record themselves
 //   create.ts     creating a payment (its checks, pricing, a new 9-digit track id)
+//   invoices.ts   payment links (invoices): creating one, and what its payer does on its page
 //   history.ts    the payment history: filters, sorting, paging
 //   reference.ts  balances, rates, prices and the other reference data
 //   live.ts       the lifecycle applied (lifecycle.ts has its rules): states, transactions, the
@@ -21,6 +22,7 @@
 import { ACCEPTED_CURRENCIES, type AcceptedCurrenciesAnswer } from '../operations/accepted-currencies.js';
 import { BALANCE, type BalanceAnswer } from '../operations/balance.js';
 import type { Api, KeyKind, Operation } from '../operations/codec.js';
+import { CREATE_INVOICE, type CreatedInvoice } from '../operations/create-invoice.js';
 import { CREATE_PAYMENT, type CreatedPayment } from '../operations/create-payment.js';
 import { CREATE_STATIC_ADDRESS } from '../operations/static-address.js';
 import { STATIC_ADDRESS_LIST } from '../operations/static-address-list.js';
@@ -31,6 +33,7 @@ import { PAYOUT_INFO, type PayoutRecord } from '../operations/payout-info.js';
 import { Decimal } from '../money/decimal.js';
 import { MERCHANT_RATE } from '../operations/merchant-rate.js';
 import { PAYMENT_HISTORY, type PaymentHistoryAnswer } from '../operations/payment-history.js';
+import { PAYMENT_STATS, type StatsAnswer } from '../operations/payment-stats.js';
 import { PAYMENT_INFO, type PaymentRecord } from '../operations/payment-info.js';
 import { RATE, type RateAnswer } from '../operations/rate.js';
 import {
@@ -50,6 +53,8 @@ import { fail, ok, type Answer, type GatewayReply } from './envelopes.js';
 import type { PaymentSnapshot, SandboxEvents } from './events.js';
 import { readId, type RequestFields } from './fields.js';
 import { paymentHistory } from './history.js';
+import { paymentStats } from './stats.js';
+import { createInvoice, PaymentLinks } from './invoices.js';
 import type { SandboxJournal } from './journal.js';
 import { DEFAULT_SETTLE_SECONDS, type TriggerState } from './lifecycle.js';
 import { PaymentLifecycles } from './live.js';
@@ -87,6 +92,8 @@ export class SandboxGateway {
   private readonly lifecycles: PaymentLifecycles;
   /** Fixed addresses (static-addresses.ts): kept while this sandbox lives; payments to them are payments of this store. */
   readonly staticAddresses: StaticAddressBook;
+  /** The payment links' pages act through this (invoices.ts, payment-page.ts). */
+  readonly links: PaymentLinks;
   /** Payouts (payouts.ts): made here, or by an earlier `--sandbox` run (the file beside the journal). */
   readonly payouts: SandboxPayouts;
 
@@ -95,6 +102,7 @@ export class SandboxGateway {
     this.lifecycles = new PaymentLifecycles(config);
     this.events = this.lifecycles.events;
     this.staticAddresses = new StaticAddressBook(this.store, this.lifecycles, config);
+    this.links = new PaymentLinks(this.store, this.lifecycles, config.now);
     this.payouts = new SandboxPayouts({
       now: config.now,
       settleSeconds: config.settleSeconds ?? DEFAULT_SETTLE_SECONDS,
@@ -203,6 +211,11 @@ export class SandboxGateway {
     return createPayment(this.store, this.lifecycles, this.config, fields, api);
   }
 
+  /** An invoice, a payment link (invoices.ts): versioned API only. */
+  createInvoice(fields: RequestFields): Answer<CreatedInvoice> {
+    return createInvoice(this.store, this.lifecycles, this.config, fields);
+  }
+
   /** One payment by `trackId` (text, or a JSON integer as the gateway's own client sends it). */
   paymentInfo(fields: RequestFields): Answer<PaymentRecord> {
     const trackId = readId(fields, 'trackId');
@@ -216,6 +229,11 @@ export class SandboxGateway {
   /** One page of the history, newest first, with the filters given (docs/gateway.md §6). */
   paymentHistory(fields: RequestFields, api: Api = 'legacy'): Answer<PaymentHistoryAnswer> {
     return paymentHistory(this.store, this.lifecycles, fields, api);
+  }
+
+  /** Per pay currency, the payments of the date range and what arrived for them (stats.ts; versioned API only). */
+  paymentStats(fields: RequestFields): Answer<StatsAnswer> {
+    return paymentStats(this.store, this.lifecycles, fields);
   }
 
   /**
@@ -267,8 +285,10 @@ export interface SandboxBehaviour {
 export const SANDBOX_BEHAVIOURS: readonly SandboxBehaviour[] = [
   { operation: ACCEPTED_CURRENCIES, serve: (g) => g.acceptedCurrencies() },
   { operation: CREATE_PAYMENT, serve: (g, fields, api) => g.createPayment(fields, api) },
+  { operation: CREATE_INVOICE, serve: (g, fields) => g.createInvoice(fields) },
   { operation: PAYMENT_INFO, serve: (g, fields) => g.paymentInfo(fields) },
   { operation: PAYMENT_HISTORY, serve: (g, fields, api) => g.paymentHistory(fields, api) },
+  { operation: PAYMENT_STATS, serve: (g, fields) => g.paymentStats(fields) },
   { operation: BALANCE, serve: (g, fields) => g.balance(fields) },
   { operation: RATE, serve: (g, fields) => g.rate(fields) },
   { operation: CREATE_PAYOUT, serve: (g, fields) => g.createPayout(fields) },

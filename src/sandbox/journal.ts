@@ -61,6 +61,8 @@ export interface JournalRecord {
   currency: string;
   /** The amount asked for, a plain decimal with its digits as sent. */
   amount: string;
+  /** A payment link's timings, Unix seconds (0: not yet); its coin is `payCurrency` once chosen (invoices.ts). */
+  link?: { chosenAt: number; startedAt: number; expiresAt: number };
 }
 
 export interface JournalEntry {
@@ -100,7 +102,11 @@ function parseRecord(v: Record<string, unknown>): JournalRecord | undefined {
     return undefined;
   }
   if (typeof amount !== 'string' || !AMOUNT.test(amount)) return undefined;
-  return { createdAt, lifeTime, payCurrency, network, outcome, settleSeconds, currency, amount };
+  const record: JournalRecord = { createdAt, lifeTime, payCurrency, network, outcome, settleSeconds, currency, amount };
+  const { linkChosenAt, linkStartedAt, linkExpiresAt } = v;
+  if (linkExpiresAt === undefined) return record;
+  if (!whole(linkChosenAt) || !whole(linkStartedAt) || !whole(linkExpiresAt)) return undefined;
+  return { ...record, link: { chosenAt: linkChosenAt, startedAt: linkStartedAt, expiresAt: linkExpiresAt } };
 }
 
 /** One line as an entry, or undefined when it is not one. */
@@ -135,6 +141,7 @@ function lineOf(entry: JournalEntry): string {
           settleSeconds: r.settleSeconds,
           currency: r.currency,
           amount: r.amount,
+          ...(r.link !== undefined && { linkChosenAt: r.link.chosenAt, linkStartedAt: r.link.startedAt, linkExpiresAt: r.link.expiresAt }),
         };
   return `${JSON.stringify({ trackId: entry.trackId, ...record, orderId: entry.orderId })}\n`;
 }

@@ -89,6 +89,20 @@ export interface LifecyclePlan {
   lifeTime: number;
   settleSeconds: number;
   outcome: Outcome;
+  /** A payment link's (invoices.ts): the coin is chosen, and the payment proper starts, later than its creation. */
+  link?: LinkPlan;
+}
+
+/**
+ * When a payment link's payer acted (Unix seconds): the link is `new` from `createdAt`, `waiting`
+ * once a coin is chosen (`chosenAt`), and follows the plan of its outcome from `startedAt` (the
+ * payer paid, or nobody came and it settles on its own) as a payment created then would. Chosen
+ * but not started, or not chosen: it waits until `expiresAt`, then expires with nothing received.
+ */
+export interface LinkPlan {
+  chosenAt: number | undefined;
+  startedAt: number | undefined;
+  expiresAt: number;
 }
 
 /**
@@ -119,6 +133,13 @@ export interface Step {
 
 /** Unix seconds at which the payment expires: its lifetime, moved earlier for the outcomes that are about its expiry. */
 export function expiresAt(plan: LifecyclePlan): number {
+  const link = plan.link;
+  if (link !== undefined) {
+    // A link expires at its own time, or earlier when the outcome it started with moves the expiry.
+    if (link.chosenAt === undefined || link.startedAt === undefined) return link.expiresAt;
+    const { link: _link, ...proper } = plan;
+    return Math.min(link.expiresAt, expiresAt({ ...proper, createdAt: link.startedAt }));
+  }
   const natural = plan.createdAt + plan.lifeTime * 60;
   switch (plan.outcome) {
     case 'expired':
@@ -141,6 +162,7 @@ const tx = (n: number, part: TxPart, seenAt: number, state: PlannedTx['state'], 
 
 /** Every state the payment goes through, in order, with its start time and transactions. */
 export function schedule(plan: LifecyclePlan): Step[] {
+  if (plan.link !== undefined) return linkSchedule(plan, plan.link);
   const start = plan.createdAt * 1000;
   const settleMs = Math.min(plan.settleSeconds, plan.lifeTime * 60) * 1000;
   const share = (f: number): number => start + Math.round(settleMs * f);
@@ -190,6 +212,15 @@ export function schedule(plan: LifecyclePlan): Step[] {
       ];
     }
   }
+}
+
+/** A payment link's states: `new`, `waiting` once a coin is chosen, then its outcome's plan from when it started (or its expiry). */
+function linkSchedule(plan: LifecyclePlan, link: LinkPlan): Step[] {
+  const steps: Step[] = [{ status: 'new', at: plan.createdAt * 1000, txs: [] }];
+  if (link.chosenAt !== undefined) steps.push({ status: 'waiting', at: link.chosenAt * 1000, txs: [] });
+  if (link.chosenAt === undefined || link.startedAt === undefined) return [...steps, { status: 'expired', at: link.expiresAt * 1000, txs: [] }];
+  const { link: _link, ...proper } = plan;
+  return [...steps, ...schedule({ ...proper, createdAt: link.startedAt }).filter((s) => s.status !== 'waiting')];
 }
 
 /** The payment's state at `nowMs` (its first state before it exists). */

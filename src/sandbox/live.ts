@@ -141,16 +141,19 @@ export class PaymentLifecycles {
     const decimals = displayDecimals(payment.payCurrency);
     const txs = step.txs.map((t) => this.transaction(payment, t));
     const credited = creditedAt(plan, step);
+    // A payment link has no coin, pay amount or address until its payer chooses (docs/gateway.md §10).
+    const unchosen = payment.link !== undefined && step.status === 'new';
     return {
       trackId: payment.trackId,
+      kind: payment.kind,
       status: normalizeStatus(step.status),
       gatewayStatus: step.status,
       amount: payment.amount,
       currency: payment.currency,
-      payAmount: payment.payAmount,
-      payCurrency: payment.payCurrency,
-      network: payment.network,
-      address: payment.address,
+      payAmount: unchosen ? '' : payment.payAmount,
+      payCurrency: unchosen ? '' : payment.payCurrency,
+      network: unchosen ? '' : payment.network,
+      address: unchosen ? '' : payment.address,
       receivedAmount: receivedOf(step.txs, payment.payAmount, decimals),
       txID: txs.at(-1)?.txHash ?? '',
       txs,

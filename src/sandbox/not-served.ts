@@ -22,39 +22,26 @@ export interface UnservedOperation {
 }
 
 export const NOT_SERVED: readonly UnservedOperation[] = [
-  {
-    name: 'invoice creation',
-    section: '§10',
-    endpoints: [
-      { api: 'v1', method: 'POST', path: '/v1/payment/invoice' },
-      { api: 'legacy', method: 'POST', path: '/merchants/request' },
-    ],
-  },
+  // The versioned invoice is served (invoices.ts); the legacy page's call is not.
+  { name: 'invoice creation', section: '§10', endpoints: [{ api: 'legacy', method: 'POST', path: '/merchants/request' }] },
   // The versioned static-address endpoints are served (gateway.ts); the legacy ones are not.
   { name: 'static address creation', section: '§11', endpoints: [{ api: 'legacy', method: 'POST', path: '/merchants/request/staticaddress' }] },
   { name: 'static address revocation', section: '§11', endpoints: [{ api: 'legacy', method: 'POST', path: '/merchants/revoke/staticaddress' }] },
-  { name: 'payment statistics', section: '§12', endpoints: [{ api: 'v1', method: 'GET', path: '/v1/payment/stats' }] },
   {
     // The versioned payout endpoints are served (gateway.ts); the legacy ones are not.
     name: 'payout creation',
     section: '§13',
-    endpoints: [
-      { api: 'legacy', method: 'POST', path: '/api/send' },
-    ],
+    endpoints: [{ api: 'legacy', method: 'POST', path: '/api/send' }],
   },
   {
     name: 'the payout history',
     section: '§13',
-    endpoints: [
-      { api: 'legacy', method: 'POST', path: '/api/list' },
-    ],
+    endpoints: [{ api: 'legacy', method: 'POST', path: '/api/list' }],
   },
   {
     name: 'payout information',
     section: '§13',
-    endpoints: [
-      { api: 'legacy', method: 'POST', path: '/api/inquiry' },
-    ],
+    endpoints: [{ api: 'legacy', method: 'POST', path: '/api/inquiry' }],
   },
   { name: 'swap creation', section: '§14', endpoints: [{ api: 'v1', method: 'POST', path: '/v1/general/swap' }] },
   { name: 'the swap history', section: '§14', endpoints: [{ api: 'v1', method: 'GET', path: '/v1/general/swap' }] },

@@ -21,6 +21,7 @@ import type { PostResult } from '../gateway/post.js';
 import type { ProxyEnv } from '../gateway/proxy.js';
 import { isAcknowledged } from '../notifications/acknowledge.js';
 import { buildNotification, type Notification } from '../notifications/payload.js';
+import { defaultType, type NotificationStyle, type NotificationType } from '../notifications/types.js';
 import { SIGNATURE_HEADER_NAME, signBody } from '../notifications/signature.js';
 import type { PaymentChange, PaymentSnapshot, SandboxEvents } from './events.js';
 import type { SandboxStatus, TriggerState } from './lifecycle.js';
@@ -99,6 +100,18 @@ interface Sent {
   first: Promise<DeliveryOutcome>;
 }
 
+/** A versioned notification's `type` names the kind of payment (docs/gateway.md §7, §10); the legacy style says `payment` for all. */
+const V1_TYPES: Partial<Record<NonNullable<PaymentSnapshot['kind']>, NotificationType>> = {
+  invoice: 'invoice',
+  'payment-link': 'payment_link',
+  'static-address': 'static_address',
+  donation: 'donation',
+};
+
+function notificationType(snapshot: PaymentSnapshot, style: NotificationStyle): NotificationType {
+  return (style === 'v1' && snapshot.kind !== undefined ? V1_TYPES[snapshot.kind] : undefined) ?? defaultType(style);
+}
+
 export class NotificationDelivery {
   readonly #merchantKey: string;
   readonly #delays: readonly number[];
@@ -137,7 +150,7 @@ export class NotificationDelivery {
     if (this.#stop.signal.aborted || snapshot.callbackUrl === '') return;
     const style = snapshot.api ?? 'legacy';
     // Payment notifications (every type but payout) are signed with the merchant key.
-    const notification = buildNotification(snapshot, style);
+    const notification = buildNotification(snapshot, style, notificationType(snapshot, style));
     const hmac = signBody(this.#merchantKey, notification.body);
     this.#start(snapshot, notification, hmac, false);
   }

@@ -20,6 +20,7 @@ import { parse, stringify } from 'lossless-json';
 import { CONTROL_PREFIX, CONTROL_ROUTES, controlError } from './control-routes.js';
 import { problemReply, type GatewayReply, type RequestProblem } from './envelopes.js';
 import type { RequestFields, SandboxGateway } from './gateway.js';
+import { PAYMENT_PAGE_ROUTES } from './payment-page.js';
 import { matchPattern, notServedRoutes, operationRoutes, type Route, type RouteStyle } from './routes.js';
 
 /** Largest request body the sandbox reads. */
@@ -49,10 +50,10 @@ const QR_ROUTE: Route = { method: 'GET', pattern: '/qr/:file', style: 'legacy', 
 /**
  * Every route the sandbox serves: the gateway's paths it does not serve (501, first: a literal path
  * wins over a pattern), every operation's endpoints (keys checked as their codecs say), the QR
- * images, the control routes.
+ * images, the payment links' pages (payment-page.ts), the control routes.
  */
 export function sandboxRoutes(): readonly Route[] {
-  return [...notServedRoutes(), ...operationRoutes(), QR_ROUTE, ...CONTROL_ROUTES];
+  return [...notServedRoutes(), ...operationRoutes(), QR_ROUTE, ...PAYMENT_PAGE_ROUTES, ...CONTROL_ROUTES];
 }
 
 /** Versioned paths get versioned answers, whatever goes wrong; control paths plain JSON. */

@@ -42,11 +42,26 @@ export interface SandboxPayment extends PaymentTerms {
   settleSeconds: number;
   /** The API it was created through: its notifications are in that API's style. */
   api: Api;
+  /** A payment link's (an invoice's, invoices.ts): its coin is chosen, and it starts, after its creation. */
+  link?: PaymentLinkState;
+}
+
+/** What a payment link (invoices.ts) adds: when its payer acted (Unix seconds; undefined: not yet) and what its page shows. */
+export interface PaymentLinkState {
+  chosenAt: number | undefined;
+  startedAt: number | undefined;
+  /** Its creation plus its lifetime. */
+  expiresAt: number;
+  returnUrl: string;
+  thanksMessage: string;
 }
 
 /** The lifecycle's view of a payment. */
 export function planOf(payment: SandboxPayment): LifecyclePlan {
-  return { createdAt: payment.createdAt, lifeTime: payment.lifeTime, settleSeconds: payment.settleSeconds, outcome: payment.outcome };
+  const plan: LifecyclePlan = { createdAt: payment.createdAt, lifeTime: payment.lifeTime, settleSeconds: payment.settleSeconds, outcome: payment.outcome };
+  const link = payment.link;
+  if (link !== undefined) plan.link = { chosenAt: link.chosenAt, startedAt: link.startedAt, expiresAt: link.expiresAt };
+  return plan;
 }
 
 /** Pricing of an amount: the rate and the pay amount, or undefined when there is no rate. */
@@ -76,6 +91,8 @@ function recordOf(p: SandboxPayment): JournalRecord {
     settleSeconds: p.settleSeconds,
     currency: p.currency,
     amount: p.amount,
+    // A payment link's timings (0: not yet), so that a later process follows it as this one does.
+    ...(p.link !== undefined && { link: { chosenAt: p.link.chosenAt ?? 0, startedAt: p.link.startedAt ?? 0, expiresAt: p.link.expiresAt } }),
   };
 }
 
@@ -98,6 +115,13 @@ export class PaymentStore {
     this.payments.set(trackId, payment);
     if (this.journal !== undefined && !this.journal.append({ trackId, orderId: payment.orderId, record: recordOf(payment) })) {
       this.unjournaled.add(trackId);
+    }
+  }
+
+  /** Records a payment created here again, after it changed (a payment link's payer acted): the journal's newest line for it wins. */
+  update(payment: SandboxPayment): void {
+    if (this.journal !== undefined && !this.journal.append({ trackId: payment.trackId, orderId: payment.orderId, record: recordOf(payment) })) {
+      this.unjournaled.add(payment.trackId);
     }
   }
 
@@ -138,7 +162,7 @@ export class PaymentStore {
     const priced = price(r.amount, r.currency, offering.payCurrency);
     if (priced === undefined) return undefined;
     const payment: SandboxPayment = {
-      kind: 'white-label',
+      kind: r.link === undefined ? 'white-label' : 'invoice',
       trackId: entry.trackId,
       amount: r.amount,
       currency: r.currency,
@@ -158,9 +182,13 @@ export class PaymentStore {
       expiredAt: 0,
       outcome,
       settleSeconds: r.settleSeconds,
-      // Read from the journal: the API it was made through is not recorded there.
-      api: 'legacy',
+      // Read from the journal: the API it was made through is not recorded there (a link's: v1, the only one that has links).
+      api: r.link === undefined ? 'legacy' : 'v1',
     };
+    if (r.link !== undefined) {
+      const at = (t: number): number | undefined => (t === 0 ? undefined : t);
+      payment.link = { chosenAt: at(r.link.chosenAt), startedAt: at(r.link.startedAt), expiresAt: r.link.expiresAt, returnUrl: '', thanksMessage: '' };
+    }
     payment.expiredAt = expiresAt(planOf(payment));
     return payment;
   }
