@@ -43,6 +43,12 @@ export const COMMANDS: readonly CommandRow[] = [
     summary: 'fixed deposit addresses that take any number of payments: new (with its QR), list, revoke',
     load: async () => (await import('./address.js')).newCmdAddress,
   },
+  {
+    name: 'payout',
+    summary: 'send a payout (checked, shown and confirmed first; never sent twice); payout status <trackId> [--wait]',
+    load: async () => (await import('./payout.js')).newCmdPayout,
+  },
+  { name: 'payouts', summary: 'list payouts, newest first, with filters', load: async () => (await import('./payouts.js')).newCmdPayouts },
   { name: 'balance', summary: 'show wallet balances (needs the payout key)', load: async () => (await import('./balance.js')).newCmdBalance },
   { name: 'rate', summary: 'show the exchange rate between two cryptocurrencies', load: async () => (await import('./rate.js')).newCmdRate },
   {

@@ -1,0 +1,162 @@
+// gw payouts [filters] [--page n] [--size n]: the payout history (GET /v1/payout, payout key;
+// docs/gateway.md §13), newest first. The gateway filters by status, type, currency, network,
+// amount and date; gw adds --reference and --address, which it matches itself over the window
+// (--since, default the last 90 days: every page of it is read). `payoutRows` is the table's one
+// mapping from a payout to its cells (a CSV writer reuses it).
+import { Command } from 'commander';
+import { parseSymbol, parseText } from '../cmdutil/args.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { withHelp } from '../cmdutil/help.js';
+import { parseReference, referenceOf } from '../cmdutil/payout-reference.js';
+import { findPayouts, LOOKBACK_DAYS } from '../cmdutil/payout-send.js';
+import { payoutJson } from '../cmdutil/payout-view.js';
+import { parseWhen } from '../cmdutil/time-args.js';
+import { PAYOUT_STATES } from '../domain/payout-status.js';
+import { UsageError } from '../errors.js';
+import type { GatewayClient } from '../gateway/gateway.js';
+import { Decimal } from '../money/decimal.js';
+import { PAYOUT_HISTORY, type PayoutFilter } from '../operations/payout-history.js';
+import type { Payout } from '../operations/payout-info.js';
+import type { IOStreams } from '../output/iostreams.js';
+import { renderTable } from '../output/table.js';
+import { localDateTime, parseTimestamp } from '../output/time.js';
+import type { Clock } from '../util/clock.js';
+
+export interface PayoutsOptions {
+  io: IOStreams;
+  gateway: () => Promise<GatewayClient>;
+  clock: Clock;
+  filter: PayoutFilter;
+  /** Matched by gw over the window (every page of it). */
+  reference?: string;
+  address?: string;
+}
+
+interface PayoutsFlags {
+  status?: string;
+  type?: string;
+  currency?: string;
+  network?: string;
+  minAmount?: string;
+  maxAmount?: string;
+  since?: string;
+  until?: string;
+  page?: string;
+  size?: string;
+  reference?: string;
+  address?: string;
+}
+
+/** The table's columns, and each payout's cells (plain text; gateway text made terminal-safe by the table). */
+export const PAYOUT_COLUMNS = ['Track ID', 'Created', 'Status', 'Amount', 'Coin', 'Network', 'To', 'Reference'] as const;
+
+export function payoutRows(payouts: readonly Payout[]): string[][] {
+  return payouts.map((p) => {
+    const date = parseTimestamp(p.date);
+    return [
+      p.trackId.raw(),
+      date === undefined ? '' : localDateTime(date),
+      p.status === 'unknown' ? (p.gatewayStatus?.raw() ?? 'unknown') : p.status,
+      p.amount?.toString() ?? '',
+      p.currency?.raw() ?? '',
+      p.network?.raw() ?? '',
+      p.address?.raw() ?? '',
+      referenceOf(p.description?.raw()) ?? '',
+    ];
+  });
+}
+
+function positiveInt(text: string, flag: string, max: number): number {
+  const n = /^\d{1,6}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(Number.isInteger(n) && n >= 1 && n <= max)) throw new UsageError(`${flag} must be a whole number from 1 to ${max} (got "${text.slice(0, 20)}")`);
+  return n;
+}
+
+function amountFlag(text: string, flag: string): Decimal {
+  const d = Decimal.parseAmount(text.trim());
+  if (d === undefined || d.isNegative) throw new UsageError(`${flag} must be a plain decimal such as 12.5 (got "${text.slice(0, 30)}")`);
+  return d;
+}
+
+export function parsePayoutsFlags(flags: PayoutsFlags, now: number): Omit<PayoutsOptions, 'io' | 'gateway' | 'clock'> {
+  const filter: PayoutFilter = {};
+  if (flags.status !== undefined) {
+    const status = flags.status.trim().toLowerCase();
+    if (!(PAYOUT_STATES as readonly string[]).includes(status) || status === 'unknown') {
+      throw new UsageError(`--status must be one of ${PAYOUT_STATES.filter((s) => s !== 'unknown').join(', ')} (got "${flags.status.slice(0, 20)}")`);
+    }
+    filter.status = status;
+  }
+  if (flags.type !== undefined) {
+    if (flags.type !== 'internal' && flags.type !== 'external') throw new UsageError('--type must be internal or external');
+    filter.type = flags.type;
+  }
+  if (flags.currency !== undefined) filter.currency = parseSymbol(flags.currency, '--currency');
+  if (flags.network !== undefined) filter.network = parseText(flags.network, '--network', 60);
+  if (flags.minAmount !== undefined) filter.minAmount = amountFlag(flags.minAmount, '--min-amount');
+  if (flags.maxAmount !== undefined) filter.maxAmount = amountFlag(flags.maxAmount, '--max-amount');
+  if (flags.since !== undefined) filter.from = parseWhen(flags.since, '--since', now);
+  if (flags.until !== undefined) filter.to = parseWhen(flags.until, '--until', now, true);
+  if (flags.page !== undefined) filter.page = positiveInt(flags.page, '--page', 100_000);
+  if (flags.size !== undefined) filter.size = positiveInt(flags.size, '--size', 200);
+  const out: Omit<PayoutsOptions, 'io' | 'gateway' | 'clock'> = { filter };
+  if (flags.reference !== undefined) out.reference = parseReference(flags.reference);
+  if (flags.address !== undefined) out.address = parseText(flags.address, '--address', 128).trim();
+  if ((out.reference !== undefined || out.address !== undefined) && filter.page !== undefined) {
+    throw new UsageError('--page does not go with --reference or --address: gw reads every page of the window to match them');
+  }
+  return out;
+}
+
+export function newCmdPayouts(f: Factory, runF: (opts: PayoutsOptions) => Promise<void> = payoutsRun): Command {
+  return withHelp(
+    new Command('payouts')
+      .option('--status <state>', `only payouts in this state (${PAYOUT_STATES.filter((s) => s !== 'unknown').join(', ')})`)
+      .option('--type <type>', 'internal (to another account of the gateway) or external')
+      .option('--currency <sym>', 'only this coin')
+      .option('--network <name>', 'only this network')
+      .option('--min-amount <n>', 'amount at least')
+      .option('--max-amount <n>', 'amount at most')
+      .option('--since <when>', 'created at or after (2026-11-01, today, 7d…)')
+      .option('--until <when>', 'created at or before')
+      .option('--reference <ref>', `only the payout with this reference (gw matches it over every page since --since, default ${LOOKBACK_DAYS} days)`)
+      .option('--address <addr>', 'only payouts to this address (matched by gw, like --reference)')
+      .option('--page <n>', 'page number (1 = newest)')
+      .option('--size <n>', 'payouts per page, 1–200 (gateway default 10)')
+      .action((flags: PayoutsFlags) => runF({ io: f.io, gateway: () => f.gateway(), clock: f.clock, ...parsePayoutsFlags(flags, f.clock.now()) })),
+    {
+      examples: ['gw payouts', 'gw payouts --status confirmed --currency USDT --since 7d', 'gw payouts --reference gw-po-20261125-140205-k7q3 --address T…'],
+      json: '{"payouts": [{"trackId": "258298451", "status": "confirmed", "amount": "12.5", "currency": "USDT", "fee": "1", …}], "page": 1, "pages": 1, "total": 1}',
+    },
+  );
+}
+
+export async function payoutsRun(opts: PayoutsOptions): Promise<void> {
+  const { io } = opts;
+  const gateway = await opts.gateway();
+  let payouts: Payout[];
+  let paging: { page: number; pages: number; total: number };
+  if (opts.reference !== undefined || opts.address !== undefined) {
+    const since = opts.filter.from ?? new Date(opts.clock.now() - LOOKBACK_DAYS * 86_400_000);
+    const found = await findPayouts(gateway, {
+      since,
+      ...(opts.reference !== undefined && { reference: opts.reference }),
+      ...(opts.address !== undefined && { address: opts.address }),
+      ...(opts.filter.currency !== undefined && { currency: opts.filter.currency }),
+    });
+    payouts = found.filter((p) => opts.filter.status === undefined || p.status === opts.filter.status);
+    paging = { page: 1, pages: 1, total: payouts.length };
+  } else {
+    const page = await gateway.perform(PAYOUT_HISTORY, opts.filter);
+    payouts = page.payouts;
+    paging = { page: page.page, pages: page.pages, total: page.total };
+  }
+  if (io.json) return io.printJson({ payouts: payouts.map(payoutJson), ...paging });
+  io.sandboxBanner();
+  if (payouts.length === 0) {
+    io.out('No payouts.\n');
+    return;
+  }
+  io.out(renderTable([...PAYOUT_COLUMNS], payoutRows(payouts)));
+  if (paging.pages > 1) io.notice(`page ${paging.page} of ${paging.pages} (${paging.total} payouts): --page ${paging.page + 1} for more`);
+}
