@@ -278,7 +278,7 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
   if (wantQr) text += `\n${await renderQr(io, uri.uri)}`;
   if (!uri.qr)
     text += `\n${chalk.bold.yellow(`No QR code: ${uri.qrRefusal ?? 'the memo cannot go in one'}.`)} The payer must send to the address above with the memo ${chalk.bold(Untrusted.of(uri.memo ?? '').toString())}.\n`;
-  text += 'It takes any amount, any number of times: see its payments with gw payments --address <address>.\n';
+  text += `It takes any amount, any number of times: its payments are listed by gw payments --address ${address.address}\n`;
   if (io.sandbox) text += `${chalk.yellow('SANDBOX address: made up, nobody watches it; never send funds to it.')}\n`;
   io.out(text);
 }
