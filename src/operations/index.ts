@@ -9,6 +9,7 @@ import { CREATE_INVOICE } from './create-invoice.js';
 import { CREATE_PAYMENT } from './create-payment.js';
 import { CREATE_PAYOUT } from './create-payout.js';
 import { PAYMENT_HISTORY } from './payment-history.js';
+import { PAYMENT_STATS } from './payment-stats.js';
 import { camelCase, PAYMENT_INFO, V1_PAYMENT_EXTRAS, V1_TX_FIELDS } from './payment-info.js';
 import { PAYOUT_HISTORY } from './payout-history.js';
 import { PAYOUT_INFO } from './payout-info.js';
@@ -37,6 +38,7 @@ export const OPERATIONS = {
   createInvoice: CREATE_INVOICE,
   paymentInfo: PAYMENT_INFO,
   paymentHistory: PAYMENT_HISTORY,
+  paymentStats: PAYMENT_STATS,
   balance: BALANCE,
   rate: RATE,
   createPayout: CREATE_PAYOUT,

@@ -1,4 +1,4 @@
-// Payment statistics: the gateway's own totals per pay currency (docs/gateway.md §17). Versioned
+// Payment statistics: the gateway's own totals per pay currency (docs/gateway.md §12). Versioned
 // GET /v1/payment/stats, key header `merchant_api_key`, filters in the query
 // (docs.oxapay.com/api-reference/payment/payment-statistics). Answer `data.list[]` of
 // {pay_currency, total (a count), received_amount (decimal TEXT, to keep precision)} and

@@ -1,4 +1,4 @@
-// The payment statistics (docs/gateway.md §17): per pay currency, how many payments were created
+// The payment statistics (docs/gateway.md §12): per pay currency, how many payments were created
 // in the range and the total received for them (the counted transactions, as the history reports
 // them), the received amount as exact text. The gateway does not publish what it counts: the
 // sandbox counts every payment of the range, whatever its state.

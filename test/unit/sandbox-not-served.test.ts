@@ -39,7 +39,6 @@ describe('operations the sandbox does not serve: 501 from every method of every 
   it('the table has the gateway operations of the brief', () => {
     expect(paths).toEqual(
       expect.arrayContaining([
-        '/v1/payment/stats',
         '/v1/general/swap',
         '/v1/general/swap/pairs',
         '/v1/general/swap/calculate',
@@ -76,7 +75,6 @@ describe('operations the sandbox does not serve: 501 from every method of every 
   });
 
   it('names the operation the method asks for where two share a path; a body that is not JSON changes nothing', async () => {
-    expect((await call('GET', '/v1/payment/stats')).body.message).toBe('Payment statistics is not served by the gw sandbox');
     expect((await call('POST', '/merchants/request/staticaddress', {})).body.message).toBe('Static address creation is not served by the gw sandbox');
     expect((await call('POST', '/merchants/revoke/staticaddress', {})).body.message).toBe('Static address revocation is not served by the gw sandbox');
     expect((await call('POST', '/merchants/request', { amount: 5 })).body.message).toBe('Invoice creation is not served by the gw sandbox');
