@@ -20,22 +20,17 @@ const OPEN_STATES = new Set(['new', 'waiting', 'confirming', 'unknown']);
 export async function findExisting(gateway: GatewayClient, request: PaymentRequest, now: number): Promise<Existing | undefined> {
   const orderId = request.orderId ?? '';
   const nothingCreated = 'nothing was created: try again, or leave out --reuse-if-exists';
-  let found: PaymentInfo[];
+  let found: OrderPayments;
   try {
-    // Every payment of the order, whatever page it is on; with api v1, whose history has no order
-    // id filter, gw reads the history and keeps the order's own (src/gateway/history.ts).
-    const { listPayments, SCAN_PAGE_SIZE } = await import('../gateway/history.js');
-    const listing = await listPayments(gateway, { orderId, size: SCAN_PAGE_SIZE }, { all: true, maxPages: 50 });
-    if (listing.failure !== undefined) throw listing.failure;
-    if (listing.incomplete !== undefined) {
-      throw new GwError(ExitCode.PROTOCOL, `could not read every payment of order "${orderId}": ${listing.incomplete}`, { hint: nothingCreated });
-    }
-    found = listing.payments;
+    found = await paymentsOfOrder(gateway, orderId);
   } catch (error) {
-    if (!(error instanceof GwError) || error.hint === nothingCreated) throw error;
+    if (!(error instanceof GwError)) throw error;
     throw error.with({ message: `could not look for the payments of order "${orderId}": ${error.message}`, hint: nothingCreated });
   }
-  const mine = found.filter((p) => p.orderId?.raw() === orderId);
+  if (found.incomplete !== undefined) {
+    throw new GwError(ExitCode.PROTOCOL, `could not read every payment of order "${orderId}": ${found.incomplete}`, { hint: nothingCreated });
+  }
+  const mine = found.payments;
   const createdAt = (p: PaymentInfo): number => parseTimestamp(p.date)?.getTime() ?? 0;
   const stillOpen = (p: PaymentInfo): boolean => {
     if (!OPEN_STATES.has(p.status)) return false;
@@ -67,6 +62,23 @@ export async function findExisting(gateway: GatewayClient, request: PaymentReque
     );
   }
   return existing;
+}
+
+/** The payments of one order, and why the list may lack some (the gateway could not give it whole). */
+export interface OrderPayments {
+  payments: PaymentInfo[];
+  incomplete: string | undefined;
+}
+
+/**
+ * Every payment with this order id, whatever page it is on; with api v1, whose history has no
+ * order id filter, gw reads the history and keeps the order's own (src/gateway/history.ts).
+ */
+export async function paymentsOfOrder(gateway: GatewayClient, orderId: string): Promise<OrderPayments> {
+  const { listPayments, SCAN_PAGE_SIZE } = await import('../gateway/history.js');
+  const listing = await listPayments(gateway, { orderId, size: SCAN_PAGE_SIZE }, { all: true, maxPages: 50 });
+  if (listing.failure !== undefined) throw listing.failure;
+  return { payments: listing.payments.filter((p) => p.orderId?.raw() === orderId), incomplete: listing.incomplete };
 }
 
 /** A payment as the history describes it, in the shape of a created one (what it does not say is null). */
