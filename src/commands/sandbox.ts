@@ -4,9 +4,11 @@
 // gw sandbox trigger <trackId> <state> / gw sandbox resend <trackId>: drive a running sandbox over
 // its control routes (/_sandbox/…): move a payment to a state (its notification goes out), or send
 // its latest notification again.
+// gw sandbox deposit <address> [full|partial|late]: a payment to a fixed address of a running
+// sandbox (gw address new), of type static address, with the notification the gateway would send.
 import path from 'node:path';
 import { Command } from 'commander';
-import { parseHttpUrl, parsePort } from '../cmdutil/args.js';
+import { parseHttpUrl, parsePort, parseSymbol } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseSeconds } from '../cmdutil/time-args.js';
@@ -20,6 +22,7 @@ import type { DeliveryLogEntry } from '../sandbox/notify.js';
 import { bindFailure } from '../cmdutil/bind-failure.js';
 import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/options.js';
 import { parseTriggerState, TRIGGER_STATES, type TriggerState } from '../sandbox/lifecycle.js';
+import { DEPOSIT_KINDS, type DepositKind } from '../sandbox/static-addresses.js';
 
 export interface SandboxCommandOptions {
   io: IOStreams;
@@ -50,7 +53,10 @@ export interface SandboxControlOptions {
   signal: AbortSignal;
   /** The running sandbox's base URL and the merchant key it takes. */
   target: () => Promise<{ url: URL; merchantKey: string }>;
-  action: { kind: 'trigger'; trackId: string; state: TriggerState } | { kind: 'resend'; trackId: string };
+  action:
+    | { kind: 'trigger'; trackId: string; state: TriggerState }
+    | { kind: 'resend'; trackId: string }
+    | { kind: 'deposit'; address: string; deposit: DepositKind; amount?: string; currency?: string; coin?: string };
   /** --verbose: one line for the request. */
   log?: (line: string) => void;
 }
@@ -168,7 +174,46 @@ export function newCmdSandbox(
     examples: ['gw sandbox resend 184729305'],
     json: '{"ok": true, "trackId", "notification": {"url", "attempt", "result", "httpStatus", "answer", "error", "nextRetryMs"}}',
   });
-  return command.addCommand(trigger).addCommand(resend);
+  const deposit = new Command('deposit')
+    .description('a payment to a fixed address of a running sandbox (gw address new): type static address, notified to its callback URL')
+    .argument('<address>', 'the fixed address')
+    .argument('[how]', `${DEPOSIT_KINDS.join(', ')}: the whole amount; two transfers, 90 % in all (underpaid); or the whole amount after its expiry`, 'full')
+    .option('--amount <amount>', 'what the payment is worth (default 25 USD)')
+    .option('--currency <sym>', 'the currency of --amount (default: the coin paid)')
+    .option('--coin <sym>', "the coin paid (default: the network's first coin in the sandbox)")
+    .option(url, urlHelp)
+    .action((address: string, how: string, flags: { amount?: string; currency?: string; coin?: string; url?: string }, cmd: Command) => {
+      const kind = DEPOSIT_KINDS.find((k) => k === how.trim().toLowerCase());
+      if (kind === undefined) throw new UsageError(`[how] must be one of ${DEPOSIT_KINDS.join(', ')} (got "${how.slice(0, 30)}")`);
+      const where = address.trim();
+      if (!/^[\x21-\x7e]{1,200}$/.test(where)) throw new UsageError(`<address> must be an address without spaces (got "${address.slice(0, 60)}")`);
+      if (flags.amount !== undefined && !/^\d{1,30}(?:\.\d{1,30})?$/.test(flags.amount.trim()))
+        throw new UsageError(`--amount must be a plain decimal amount such as 25 or 0.5 (got "${flags.amount.slice(0, 30)}")`);
+      refuseEmbedded(cmd, `deposit ${where} ${kind}`);
+      const target = flags.url === undefined ? undefined : loopbackUrl(flags.url);
+      return controlF({
+        io: f.io,
+        signal: f.signal,
+        target: () => controlTarget(f, target),
+        action: {
+          kind: 'deposit',
+          address: where,
+          deposit: kind,
+          ...(flags.amount !== undefined && { amount: flags.amount.trim() }),
+          ...(flags.currency !== undefined && { currency: parseSymbol(flags.currency, '--currency') }),
+          ...(flags.coin !== undefined && { coin: parseSymbol(flags.coin, '--coin') }),
+        },
+        ...controlTransport(f),
+      });
+    });
+  withHelp(deposit, {
+    examples: [
+      'gw sandbox deposit TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
+      'gw sandbox deposit TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe partial --amount 40 --currency USD',
+    ],
+    json: '{"ok": true, "trackId", "address", "status", "callbackUrl", "notification": {"url", "attempt", "result", "httpStatus", "answer", "error", "nextRetryMs"} | null}',
+  });
+  return command.addCommand(trigger).addCommand(resend).addCommand(deposit);
 }
 
 /**
@@ -361,10 +406,17 @@ export async function sandboxControlRun(opts: SandboxControlOptions): Promise<vo
     import('../util/json.js'),
     import('../operations/read.js'),
   ]);
-  const id = encodeURIComponent(action.trackId);
-  const path = action.kind === 'trigger' ? `/_sandbox/payments/${id}/state` : `/_sandbox/payments/${id}/resend`;
+  const path =
+    action.kind === 'deposit'
+      ? `/_sandbox/static-addresses/${encodeURIComponent(action.address)}/payments`
+      : `/_sandbox/payments/${encodeURIComponent(action.trackId)}/${action.kind === 'trigger' ? 'state' : 'resend'}`;
   const url = new URL(path, target.url);
-  const body = action.kind === 'trigger' ? JSON.stringify({ state: action.state }) : '{}';
+  const body =
+    action.kind === 'trigger'
+      ? JSON.stringify({ state: action.state })
+      : action.kind === 'deposit'
+        ? JSON.stringify({ kind: action.deposit, amount: action.amount, currency: action.currency, coin: action.coin })
+        : '{}';
   // gw's one HTTP stack, never through a proxy: the request carries the merchant key and goes only
   // to this machine (as it always did).
   const result = await postBytes(
@@ -425,7 +477,11 @@ export async function sandboxControlRun(opts: SandboxControlOptions): Promise<vo
     return t !== undefined && /^\d{1,12}$/.test(t) ? Number(t) : undefined;
   };
   const head =
-    action.kind === 'trigger' ? `${action.trackId} is now ${Untrusted.of(text(answer.status) ?? '?').line(30)}` : `${action.trackId}: notification sent again`;
+    action.kind === 'deposit'
+      ? `payment ${Untrusted.of(text(answer.trackId) ?? '?').line(30)} to ${Untrusted.of(action.address).line(100)} (${action.deposit}) is ${Untrusted.of(text(answer.status) ?? '?').line(30)}: gw status ${Untrusted.of(text(answer.trackId) ?? '?').line(30)} follows it`
+      : action.kind === 'trigger'
+        ? `${action.trackId} is now ${Untrusted.of(text(answer.status) ?? '?').line(30)}`
+        : `${action.trackId}: notification sent again`;
   if (n === undefined) {
     io.out(`${head}; no notification (the payment has no callbackUrl)\n`);
     return;

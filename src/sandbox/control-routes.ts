@@ -6,6 +6,7 @@
 import type { GatewayReply } from './envelopes.js';
 import type { SandboxGateway } from './gateway.js';
 import { parseTriggerState, TRIGGER_STATES } from './lifecycle.js';
+import { DEPOSIT_KINDS } from './static-addresses.js';
 import { notificationsOf, type DeliveryOutcome, type SandboxNotifications } from './notify.js';
 import { header, type Route, type SandboxRequest } from './routes.js';
 
@@ -76,7 +77,37 @@ async function resend(gateway: SandboxGateway, request: SandboxRequest): Promise
   return controlOk({ trackId, notification: outcomeJson(await sending) });
 }
 
+/** A payment to a fixed address (static-addresses.ts): `{kind: full|partial|late, amount?, currency?, coin?}`. */
+async function deposit(gateway: SandboxGateway, request: SandboxRequest): Promise<GatewayReply> {
+  const access = authorised(gateway, request);
+  if (!('control' in access)) return access;
+  const address = request.params.address ?? '';
+  const text = (name: string): string | undefined => {
+    const v = request.fields[name];
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : v !== undefined && v !== null && typeof v !== 'object' ? String(v) : undefined;
+  };
+  const kind = DEPOSIT_KINDS.find((k) => k === (text('kind') ?? 'full'));
+  if (kind === undefined) return controlError(400, `kind must be one of ${DEPOSIT_KINDS.join(', ')}`);
+  const amount = text('amount');
+  const currency = text('currency');
+  const coin = text('coin');
+  const made = gateway.staticAddresses.deposit(address, {
+    kind,
+    ...(amount !== undefined && { amount }),
+    ...(currency !== undefined && { currency: currency.toUpperCase() }),
+    ...(coin !== undefined && { coin: coin.toUpperCase() }),
+  });
+  if (!made.ok) return controlError(made.status, made.message);
+  const trackId = made.payment.trackId;
+  const snapshot = gateway.snapshotOf(trackId);
+  // Its first notification, if the address has a callbackUrl: its first attempt.
+  const latest = access.delivery.latest(trackId);
+  const outcome = latest === undefined ? undefined : await latest;
+  return controlOk({ trackId, address, status: snapshot?.gatewayStatus ?? null, callbackUrl: made.payment.callbackUrl, notification: outcomeJson(outcome) });
+}
+
 export const CONTROL_ROUTES: readonly Route[] = [
   { method: 'POST', pattern: `${CONTROL_PREFIX}/payments/:trackId/state`, style: 'control', handle: setState },
   { method: 'POST', pattern: `${CONTROL_PREFIX}/payments/:trackId/resend`, style: 'control', handle: resend },
+  { method: 'POST', pattern: `${CONTROL_PREFIX}/static-addresses/:address/payments`, style: 'control', handle: deposit },
 ];
