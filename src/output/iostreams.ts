@@ -49,12 +49,24 @@ const MAX_INPUT_BYTES = 64 * 1024;
  * The character set of the user's locale: LC_ALL, else LC_CTYPE, else LANG (the first one set,
  * as POSIX orders them). A locale that is set and does not name UTF-8 ("C", "POSIX",
  * "en_US.ISO-8859-1") cannot show the QR's block characters: ASCII. None set at all: UTF-8, as
- * every current terminal and Node itself write.
+ * every current terminal and Node itself write. GW_UTF8=1 says the terminal shows UTF-8 whatever
+ * the locale says (half blocks); GW_UTF8=0 asks for ASCII.
  */
 export function localeCharset(env: Env): QrCharset {
-  const locale = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((v) => v !== undefined && v !== '');
+  if (env.GW_UTF8 === '1') return 'unicode';
+  if (env.GW_UTF8 === '0') return 'ascii';
+  const locale = localeSetting(env);
   if (locale === undefined) return 'unicode';
   return /utf-?8/i.test(locale) ? 'unicode' : 'ascii';
+}
+
+/** The locale variable in force, as `NAME=value` (LC_ALL, else LC_CTYPE, else LANG), or undefined. */
+export function localeSetting(env: Env): string | undefined {
+  for (const name of ['LC_ALL', 'LC_CTYPE', 'LANG'] as const) {
+    const value = env[name];
+    if (value !== undefined && value !== '') return `${name}=${value}`;
+  }
+  return undefined;
 }
 
 /** FORCE_COLOR asks for colour even into a pipe (1–3, or set empty); 0 or false does not. */
@@ -272,14 +284,21 @@ export class IOStreams {
    *   set explicitly, whatever NO_COLOR, --no-color or FORCE_COLOR=0 say about decoration.
    * - Elsewhere (a pipe, a file, TERM=dumb): glyphs for a dark background, or a light one with
    *   --qr-theme light; one notice line on stderr says which (once per run).
-   * - A locale without UTF-8 (LC_ALL, LC_CTYPE, LANG): ASCII cells, two columns per module.
+   * - A locale without UTF-8 (LC_ALL, LC_CTYPE, LANG), unless GW_UTF8=1: ASCII cells, two
+   *   columns per module; `locale` names the setting for the notices.
    * - On a terminal, a code wider than the terminal is replaced by a line saying so.
    */
   qrRenderOptions(stream: 'stdout' | 'stderr' = this.#json ? 'stderr' : 'stdout'): QrRenderOptions {
     const charset = localeCharset(this.options.env);
     const tty = stream === 'stdout' ? this.stdoutIsTTY : this.stderrIsTTY;
     const color = this.qrStyle(stream) === 'color';
-    const options: QrRenderOptions = { color, charset, ...(tty && { maxWidth: this.width(), tooWide: 'explain' as const }) };
+    const locale = charset === 'ascii' ? (this.options.env.GW_UTF8 === '0' ? 'GW_UTF8=0' : localeSetting(this.options.env)) : undefined;
+    const options: QrRenderOptions = {
+      color,
+      charset,
+      ...(locale !== undefined && { locale }),
+      ...(tty && { maxWidth: this.width(), tooWide: 'explain' as const }),
+    };
     if (color) return options;
     const theme = this.#qrTheme ?? 'dark';
     if (!this.#qrNoticeGiven) {

@@ -5,8 +5,11 @@
 import QRCode from 'qrcode/lib/core/qrcode.js';
 import { UsageError } from '../errors.js';
 
-/** Error correction levels we offer: M (15 %) is the default, L is too fragile for a phone photo. */
-export type QrLevel = 'M' | 'Q' | 'H';
+/**
+ * Error correction levels: M (15 %) is the default. L (7 %) only where nothing larger fits a
+ * terminal's counter screen (src/qr/terminal.ts SCREEN_QR_LADDER; docs/decisions.md).
+ */
+export type QrLevel = 'L' | 'M' | 'Q' | 'H';
 
 /** Module rows, true = dark. Read-only: a symbol is shared by the calls that ask for the same code. */
 export type QrMatrix = readonly (readonly boolean[])[];
@@ -74,15 +77,15 @@ export function qrMatrix(text: string, level: QrLevel = 'M'): QrMatrix {
   return qrSymbol(text, level).modules;
 }
 
-/** The matrix surrounded by QUIET_ZONE light (false) modules on every side. */
-export function withQuietZone(modules: QrMatrix): boolean[][] {
-  const size = modules.length + 2 * QUIET_ZONE;
+/** The matrix surrounded by `quiet` light (false) modules on every side (default QUIET_ZONE). */
+export function withQuietZone(modules: QrMatrix, quiet: number = QUIET_ZONE): boolean[][] {
+  const size = modules.length + 2 * quiet;
   const blank = (): boolean[] => new Array<boolean>(size).fill(false);
-  const margin = new Array<boolean>(QUIET_ZONE).fill(false);
+  const margin = new Array<boolean>(quiet).fill(false);
   const rows: boolean[][] = [];
-  for (let i = 0; i < QUIET_ZONE; i++) rows.push(blank());
+  for (let i = 0; i < quiet; i++) rows.push(blank());
   for (const row of modules) rows.push([...margin, ...row, ...margin]);
-  for (let i = 0; i < QUIET_ZONE; i++) rows.push(blank());
+  for (let i = 0; i < quiet; i++) rows.push(blank());
   return rows;
 }
 

@@ -20,7 +20,13 @@
 // Without colour and with half blocks, the symbol's odd row count leaves the last line's lower
 // half one row beyond the quiet zone: drawn light in colour mode, left to the background otherwise.
 
-import { QUIET_ZONE, qrSymbol, withQuietZone } from './matrix.js';
+//
+// 3. Size (SCREEN_QR_LADDER, qrChoices): the counter screen takes the first of a few ways to draw
+// the code that fits its window: the highest error correction level (H, Q, M, L) with the
+// standard four-module quiet zone, then a narrower one, never below two modules (the measurements
+// are in docs/decisions.md). A code that fits none is not drawn.
+
+import { QUIET_ZONE, qrSymbol, withQuietZone, type QrLevel } from './matrix.js';
 
 /** The terminal background a colourless code is drawn for. */
 export type QrTheme = 'dark' | 'light';
@@ -40,6 +46,59 @@ export interface TerminalQrOptions {
   maxWidth?: number;
   /** Wider than maxWidth: throw QrTooWideError (default), or return one line saying why instead of the code. */
   tooWide?: 'throw' | 'explain';
+  /** Error correction level; default M. */
+  level?: QrLevel;
+  /** Light modules around the symbol; default QUIET_ZONE (4). */
+  quietZone?: number;
+  /** With charset ascii: the locale setting that asked for it ("LANG=C"), named in the notices. */
+  locale?: string;
+}
+
+/** One way to draw a code: its error correction level and quiet zone. */
+export interface QrRung {
+  level: QrLevel;
+  quietZone: number;
+}
+
+/** The narrowest quiet zone gw draws (docs/decisions.md: one module read in every trial, none failed on a dark theme). */
+export const MIN_QUIET_ZONE = 2;
+
+/**
+ * The ways the counter screen may draw a code, best first: the highest error correction level
+ * that fits (H, Q, M, then L), each with the standard four-module quiet zone, then three, then
+ * MIN_QUIET_ZONE. Error correction is what reads through glare on a screen; a quiet zone of two
+ * or more read alike in the measurements (docs/decisions.md).
+ */
+export const SCREEN_QR_LADDER: readonly QrRung[] = (['H', 'Q', 'M', 'L'] as const).flatMap((level) =>
+  [QUIET_ZONE, 3, MIN_QUIET_ZONE].map((quietZone) => ({ level, quietZone })),
+);
+
+/** A way to draw a code, its size in cells, and the drawing made when asked for. */
+export interface QrChoice extends QrRung {
+  columns: number;
+  rows: number;
+  draw(): string;
+}
+
+/** Why ASCII cells, and the way back to half blocks: names the locale setting and the fix. */
+export function asciiReason(locale: string | undefined): string {
+  const setting = locale ?? 'the locale';
+  return `${setting} is not a UTF-8 locale, so the code is drawn two columns per module; run gw with LANG=C.UTF-8 (or GW_UTF8=1 if this terminal shows UTF-8 anyway)`;
+}
+
+/**
+ * The ways `text` can be drawn on the counter screen (SCREEN_QR_LADDER), best first, each size
+ * once: the screen takes the first that fits its window.
+ */
+export function qrChoices(text: string, opts: TerminalQrOptions): QrChoice[] {
+  const choices: QrChoice[] = [];
+  for (const rung of SCREEN_QR_LADDER) {
+    const options = { ...opts, ...rung };
+    const size = qrSize(text, options);
+    if (choices.some((c) => c.columns === size.columns && c.rows === size.rows)) continue;
+    choices.push({ ...rung, ...size, draw: () => renderTerminalQr(text, options) });
+  }
+  return choices;
 }
 
 /** The code does not fit the width the caller allowed; the caller decides what to do instead. */
@@ -59,8 +118,8 @@ const SGR_RESET = '\x1b[0m';
 const FG = { dark: 30, light: 97 } as const;
 const BG = { dark: 40, light: 107 } as const;
 
-/** Terminal columns the rendering of `text` takes (level M, quiet zone included). */
-export function qrWidth(text: string, opts: Pick<TerminalQrOptions, 'charset'> = {}): number {
+/** Terminal columns the rendering of `text` takes (level M unless given, quiet zone included). */
+export function qrWidth(text: string, opts: Pick<TerminalQrOptions, 'charset' | 'level' | 'quietZone'> = {}): number {
   return qrSize(text, opts).columns;
 }
 
@@ -68,21 +127,22 @@ export function qrWidth(text: string, opts: Pick<TerminalQrOptions, 'charset'> =
  * Columns and lines the rendering of `text` takes (quiet zone included): half blocks put two
  * module rows on a line; ASCII cells are two columns wide and one module row tall.
  */
-export function qrSize(text: string, opts: Pick<TerminalQrOptions, 'charset'> = {}): { columns: number; rows: number } {
-  const modules = qrSymbol(text, 'M').size + 2 * QUIET_ZONE;
+export function qrSize(text: string, opts: Pick<TerminalQrOptions, 'charset' | 'level' | 'quietZone'> = {}): { columns: number; rows: number } {
+  const modules = qrSymbol(text, opts.level ?? 'M').size + 2 * (opts.quietZone ?? QUIET_ZONE);
   return opts.charset === 'ascii' ? { columns: 2 * modules, rows: modules } : { columns: modules, rows: Math.ceil(modules / 2) };
 }
 
-/** The QR for `text` at level M as terminal text: lines joined with \n, ending with \n. */
+/** The QR for `text` (level M unless given) as terminal text: lines joined with \n, ending with \n. */
 export function renderTerminalQr(text: string, opts: TerminalQrOptions): string {
-  const { modules } = qrSymbol(text, 'M');
-  const grid = withQuietZone(modules);
+  const { modules } = qrSymbol(text, opts.level ?? 'M');
+  const grid = withQuietZone(modules, opts.quietZone ?? QUIET_ZONE);
   const ascii = opts.charset === 'ascii';
   const width = ascii ? 2 * grid.length : grid.length;
   if (opts.maxWidth !== undefined && width > opts.maxWidth) {
     if (opts.tooWide === 'explain') {
-      const why = ascii ? ' (two columns per module: this locale has no UTF-8 block characters)' : '';
-      return `[QR code not drawn: it needs ${width} columns${why} and the terminal has ${opts.maxWidth}; widen it${ascii ? ', use a UTF-8 locale' : ''}, or save the code with --qr-out <file.png>]\n`;
+      if (ascii)
+        return `[QR code not drawn: it needs ${width} columns and the terminal has ${opts.maxWidth}: ${asciiReason(opts.locale)}; or save the code with --qr-out <file.png>]\n`;
+      return `[QR code not drawn: it needs ${width} columns and the terminal has ${opts.maxWidth}; widen it, or save the code with --qr-out <file.png>]\n`;
     }
     throw new QrTooWideError(width, opts.maxWidth);
   }

@@ -11,10 +11,10 @@
 //   below it, or, when that would not fit the height, above everything (it scrolls away first);
 // - everything fits height − 1 rows (the shell's prompt takes the last one) and width − 1
 //   columns, so nothing scrolls or wraps;
-// - a QR taller than the window is still drawn (zooming out shows it) and is followed by one
-//   line with the amount and network and a notice that stays visible at the bottom; a QR wider
-//   than the window is not drawn (its lines would wrap into noise): the notice says so. Both point
-//   to a larger window or --qr-out.
+// - the QR is drawn the first way that fits with the customer block (src/qr SCREEN_QR_LADDER:
+//   the highest error correction level, then a narrower quiet zone, then a lower level); a code
+//   that fits no way is never drawn cut: a notice says so where it stays visible, with the way
+//   out (a larger window, the locale's fix, --qr-out).
 // The final screens (outcomeScreen) say PAID, or why not, in block letters.
 import type { Palette } from '../output/palette.js';
 import { amountsWords, differenceWords } from '../domain/arrival.js';
@@ -37,8 +37,11 @@ export interface ScreenQr {
 export interface CounterScreenInput {
   payment: Payment;
   uri: PaymentUri;
-  /** Undefined when the URI must not be drawn (a memo it cannot carry). */
-  qr: ScreenQr | undefined;
+  /**
+   * The QR as drawn, or the ways it can be drawn (the first that fits the window is used); undefined
+   * when the URI must not be drawn (a memo it cannot carry).
+   */
+  qr: ScreenQr | ScreenQrChoices | undefined;
   width: number;
   height: number;
   now: number;
@@ -134,11 +137,10 @@ export function rateWords(payment: Pick<Payment, 'amount' | 'currency' | 'payAmo
 
 /**
  * What the customer reads, as short lines rather than a table (a narrow column beside the QR
- * keeps them whole): the amount in bold, the network, the address, the memo, the time left.
- * `live` false leaves out what changes while waiting (the time left and the state line): on a QR
- * taller than the window they go to the bottom lines, which stay on screen and can be redrawn.
+ * keeps them whole): the SANDBOX mark, the amount in bold, the network, the address, the memo,
+ * the time left and, while waiting, the state.
  */
-function customerBlock(input: CounterScreenInput, width: number, live = true): string[] {
+function customerBlock(input: CounterScreenInput, width: number): string[] {
   const { chalk, payment, uri } = input;
   const lines: string[] = [];
   if (input.sandbox) lines.push(truncateVisible(`${chalk.bgYellow.black(' SANDBOX ')} ${chalk.yellow('test payment: send nothing')}`, width));
@@ -150,13 +152,13 @@ function customerBlock(input: CounterScreenInput, width: number, live = true): s
   lines.push(...indented('to', String(payment.address), width, chalk, (t) => t));
   if (uri.memo !== undefined) lines.push(...indented('memo', `${Untrusted.of(uri.memo).toString()} (required)`, width, chalk, (t) => chalk.bold(t)));
   const expires = expiryWords(payment, input.now);
-  if (expires !== undefined && live) lines.push(...prose(expires, width, (t) => t));
+  if (expires !== undefined) lines.push(...prose(expires, width, (t) => t));
   if (!uri.qr) {
     lines.push(...prose(`No QR code: ${uri.qrRefusal ?? 'the memo cannot go in one'}. Send the amount to the address with the memo.`, width, chalk.yellow));
   } else if (!uri.amountInUri) {
     lines.push(...prose('The QR code holds only the address: enter the amount above.', width, chalk.yellow));
   }
-  if (input.status !== undefined && live) lines.push('', truncateVisible(input.status, width));
+  if (input.status !== undefined) lines.push('', truncateVisible(input.status, width));
   return lines;
 }
 
@@ -185,61 +187,71 @@ function merchantBlock(input: CounterScreenInput, width: number): string[] {
   return lines;
 }
 
-/** The one line that names what to pay, for when the block above has scrolled away. */
-function summaryLine(input: CounterScreenInput, width: number): string {
-  const { payment, uri, chalk } = input;
-  const expires = expiryWords(input.payment, input.now);
-  const pay = chalk.bold(`Pay exactly ${payment.payAmount} ${payment.payCurrency ?? ''}`.trim());
-  const tail = expires === undefined ? '' : ` · ${expires}`;
-  const full = `${pay} · ${networkWords(payment, uri)}${tail}`;
-  return truncateVisible(visibleWidth(full) <= width ? full : `${pay} · ${uri.networkName}${tail}`, width);
+/** The ways the QR can be drawn, sized (src/qr qrChoices), best first: the screen draws the first that fits. */
+export interface ScreenQrChoices {
+  choices: readonly { columns: number; rows: number; draw(): string }[];
+  /** Drawn in ASCII (a locale without UTF-8): why, and the fix (src/qr asciiReason), for the notice. */
+  asciiReason?: string | undefined;
+}
+
+/** The QR and the layout the screen uses, or undefined when no way of drawing it fits. */
+function fitQr(input: CounterScreenInput, qr: ScreenQrChoices, width: number, height: number): { qr: ScreenQr; side: boolean } | undefined {
+  for (const choice of qr.choices) {
+    if (choice.columns > width || choice.rows > height) continue;
+    const side = width - choice.columns - GAP;
+    const fits =
+      side >= MIN_SIDE_WIDTH ? customerBlock(input, side).length <= Math.max(choice.rows, height) : customerBlock(input, width).length + choice.rows <= height;
+    if (fits) return { qr: { text: choice.draw(), columns: choice.columns, rows: choice.rows }, side: side >= MIN_SIDE_WIDTH };
+  }
+  return undefined;
+}
+
+/** Why no code is drawn, and the way out: a larger window (or the locale's fix), --qr-out. */
+function notDrawnWords(input: CounterScreenInput, qr: ScreenQrChoices): string {
+  const out = `write the code to a file with --qr-out <file.png>${input.qrOut === undefined ? '' : ` (as ${input.qrOut})`}`;
+  if (qr.asciiReason !== undefined) return `No QR code here: ${qr.asciiReason}; or ${out}.`;
+  const least = qr.choices.at(-1);
+  const size = least === undefined ? '' : `, ${least.columns} columns by ${least.rows} rows,`;
+  return `No QR code here: the smallest that scans${size} does not fit this ${input.width}×${input.height} window with the amount and address. Enlarge the window, or ${out}.`;
 }
 
 /** The counter screen's lines (no trailing newline on any). */
 export function counterScreen(input: CounterScreenInput): string[] {
   const width = Math.max(20, input.width - 1);
   const height = Math.max(5, input.height - 1);
-  const { qr, chalk } = input;
-  if (qr === undefined) return [...customerBlock(input, width), '', ...merchantBlock(input, width)];
-  if (qr.columns > width) {
-    const notice = `The QR code needs ${qr.columns} columns and this window has ${input.width}: widen the window, or write the code to a file with --qr-out <file.png>.`;
-    return [...merchantBlock(input, width), '', ...customerBlock(input, width), ...prose(notice, width, chalk.yellow.bold)];
+  const { chalk } = input;
+  if (input.qr === undefined) return [...customerBlock(input, width), '', ...merchantBlock(input, width)];
+  const choices: ScreenQrChoices = 'choices' in input.qr ? input.qr : { choices: [{ ...input.qr, draw: () => (input.qr as ScreenQr).text }] };
+  const fitted = fitQr(input, choices, width, height);
+  if (fitted === undefined) {
+    // Never a code cut by the window: none, and a notice that stays on screen.
+    const customer = customerBlock(input, width);
+    const notice = prose(notDrawnWords(input, choices), width, chalk.yellow.bold);
+    const merchant = merchantBlock(input, width);
+    return customer.length + notice.length + 1 + merchant.length <= height
+      ? [...customer, ...notice, '', ...merchant]
+      : [...merchant, '', ...customer, ...notice];
   }
+  const { qr } = fitted;
   const qrLines = qr.text.replace(/\n$/, '').split('\n');
-  const tooTall = qr.rows > height;
-  const side = width - qr.columns - GAP;
-  let lines: string[];
-  const live = !tooTall;
-  if (side >= MIN_SIDE_WIDTH) {
-    let right = [...customerBlock(input, side, live), '', ...merchantBlock(input, side)];
-    const room = Math.max(qrLines.length, height - (tooTall ? 4 : 0));
+  if (fitted.side) {
+    const side = width - qr.columns - GAP;
+    let right = [...customerBlock(input, side), '', ...merchantBlock(input, side)];
+    const room = Math.max(qrLines.length, height);
     if (right.length > room) right = [...right.slice(0, room - 1), chalk.dim('…')];
-    lines = [];
+    const lines: string[] = [];
     for (let i = 0; i < Math.max(qrLines.length, right.length); i++) {
       const text = right[i] ?? '';
       const left = qrLines[i] ?? (text === '' ? '' : ' '.repeat(qr.columns));
       lines.push(text === '' ? left : `${left}${' '.repeat(GAP)}${text}`);
     }
-  } else {
-    const customer = customerBlock(input, width, live);
-    const merchant = merchantBlock(input, width);
-    lines =
-      customer.length + qrLines.length + 1 + merchant.length <= height
-        ? [...customer, ...qrLines, '', ...merchant]
-        : [...merchant, '', ...customer, ...qrLines];
+    return lines;
   }
-  if (tooTall) {
-    lines.push(summaryLine(input, width));
-    if (input.status !== undefined) lines.push(truncateVisible(input.status, width));
-    lines.push(
-      ...prose(
-        `The QR code needs ${qr.rows} rows; this window has ${input.height}. Enlarge it or zoom out, or use --qr-out <file.png>.`,
-        width,
-        chalk.yellow.bold,
-      ),
-    );
-  }
-  return lines;
+  const customer = customerBlock(input, width);
+  const merchant = merchantBlock(input, width);
+  return customer.length + qrLines.length + 1 + merchant.length <= height
+    ? [...customer, ...qrLines, '', ...merchant]
+    : [...merchant, '', ...customer, ...qrLines];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { paymentFromInfo } from '../cmdutil/existing-payment.js';
 import { receivedAmount, type WaitEnding } from '../cmdutil/wait.js';
 import type { Payment, PaymentInfo } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
-import { counterScreen, outcomeScreen, rateWords, type Outcome, type ScreenQr } from './counter-screen.js';
+import { counterScreen, outcomeScreen, rateWords, type Outcome, type ScreenQrChoices } from './counter-screen.js';
 import { statusText } from './status-view.js';
 import { renderDetails, type DetailRow } from '../output/table.js';
 import { expiryWords } from '../output/time.js';
@@ -176,11 +176,11 @@ export async function printPayment(
   return undefined;
 }
 
-/** The QR for the counter screen, drawn through the one renderer, with its size from the symbol. */
-async function screenQr(io: IOStreams, text: string): Promise<ScreenQr> {
-  const { renderTerminalQr, qrSize } = await import('../qr/index.js');
+/** The ways the counter screen may draw the QR, best first (src/qr qrChoices); it takes the first that fits. */
+export async function screenQr(io: IOStreams, text: string): Promise<ScreenQrChoices> {
+  const { asciiReason, qrChoices } = await import('../qr/index.js');
   const options = io.qrRenderOptions();
-  return { text: renderTerminalQr(text, options), ...qrSize(text, options) };
+  return { choices: qrChoices(text, options), ...(options.charset === 'ascii' && { asciiReason: asciiReason(options.locale) }) };
 }
 
 function paymentRows(opts: PayView, payment: Payment, uri: PaymentUri | undefined): DetailRow[] {

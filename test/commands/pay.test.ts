@@ -8,9 +8,8 @@ import { ExitCode, GwError, UsageError } from '../../src/errors.js';
 import { TransportError } from '../../src/gateway/transport.js';
 import type { Decimal } from '../../src/money/decimal.js';
 import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';
-import { qrSymbol } from '../../src/qr/index.js';
-import { decodeTerminalQr } from '../support/qr-decode.js';
-import { leftColumns, VirtualTerminal } from '../support/terminal.js';
+import { decodeScreen } from '../support/qr-decode.js';
+import { VirtualTerminal } from '../support/terminal.js';
 import { FakeGateway, type FakeAnswers, tronPayment } from '../support/fake-gateway.js';
 import { gwFailure } from '../support/rejection.js';
 
@@ -81,9 +80,9 @@ describe('payRun', () => {
     expect(text).toMatch(/Order ID ORD-7/);
     expect(text).toMatch(/Rate +1 USDT = 1 USDT/);
     expect(term.scrollback).toEqual([]);
-    const columns = qrSymbol('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe').size + 8;
-    expect(decodeTerminalQr(leftColumns(term.ansi(), columns), 'light')).toBe('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
-    expect(decodeTerminalQr(leftColumns(term.ansi(), columns), 'dark')).toBe('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
+    // The whole screen as a camera sees it: the code is drawn at the highest level that fits.
+    expect(decodeScreen(term.ansi(), 'light', 100)).toBe('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
+    expect(decodeScreen(term.ansi(), 'dark', 100)).toBe('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
   });
 
   it('--no-clear leaves the screen as it is', async () => {

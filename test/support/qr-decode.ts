@@ -144,8 +144,34 @@ export function paintTerminal(output: string, theme: Theme): Cell[][] {
   return best;
 }
 
-/** Paints one line, updating `pen` as SGR codes go by; returns the visible text and its cells. */
-function paintLine(line: string, pen: Pen, theme: { fg: Rgb; bg: Rgb }): { text: string; cells: Cell[]; coloured: boolean } {
+/**
+ * Decodes the QR on a whole terminal screen (VirtualTerminal.ansi(), or tmux capture-pane -e) as a
+ * camera pointed at it would: every line painted, the text beside and around the code as ink in
+ * the theme's (or its own) colours, the theme's background around the screen. Null if unread.
+ */
+export function decodeScreen(screen: string, theme: Theme, columns?: number): string | null {
+  const pen: Pen = { fg: null, bg: null, inverse: false };
+  const rows = screen
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((line) => paintLine(line, pen, THEMES[theme], true).cells);
+  const width = columns ?? Math.max(...rows.map((r) => r.length));
+  const bg = THEMES[theme].bg;
+  const cells = rows.map((r) => [...r, ...Array.from({ length: Math.max(0, width - r.length) }, () => ({ top: bg, bottom: bg }))]);
+  return decodeRaster(rasterizeCells(cells, bg, 3));
+}
+
+/** A character's ink, as a camera blurs it: some of its cell in the foreground, by its code (deterministic). */
+function inkCell(ch: string, fg: Rgb, bg: Rgb): Cell {
+  const code = ch.codePointAt(0) ?? 0;
+  return { top: code % 2 === 0 ? fg : bg, bottom: code % 3 === 0 ? bg : fg };
+}
+
+/**
+ * Paints one line, updating `pen` as SGR codes go by; returns the visible text and its cells. With
+ * `ink`, characters other than blocks and spaces are painted as ink (inkCell), else as background.
+ */
+function paintLine(line: string, pen: Pen, theme: { fg: Rgb; bg: Rgb }, ink = false): { text: string; cells: Cell[]; coloured: boolean } {
   let text = '';
   const cells: Cell[] = [];
   let coloured = false;
@@ -168,6 +194,7 @@ function paintLine(line: string, pen: Pen, theme: { fg: Rgb; bg: Rgb }): { text:
     if (ch === '█' || ch === '#') cells.push({ top: fg, bottom: fg });
     else if (ch === '▀') cells.push({ top: fg, bottom: bg });
     else if (ch === '▄') cells.push({ top: bg, bottom: fg });
+    else if (ink && ch !== ' ') cells.push(inkCell(ch, fg, bg));
     else cells.push({ top: bg, bottom: bg });
   }
   return { text, cells, coloured };

@@ -138,9 +138,20 @@ describe('qrRenderOptions: the decisions', () => {
     expect(qrWidth(URI, { charset: 'ascii' })).toBe(2 * qrWidth(URI));
     expect(qrWidth(URI, { charset: 'ascii' })).toBeGreaterThan(80);
     const out = renderTerminalQr(URI, t.io.qrRenderOptions());
-    expect(out).toMatch(/^\[QR code not drawn: it needs 90 columns .*the terminal has 80; widen it, use a UTF-8 locale, or save the code with --qr-out/);
+    expect(out).toMatch(
+      /^\[QR code not drawn: it needs 90 columns and the terminal has 80: LANG=C is not a UTF-8 locale, .*run gw with LANG=C\.UTF-8 \(or GW_UTF8=1 .*\); or save the code with --qr-out/,
+    );
     const utf8 = IOStreams.test({ stdoutTTY: true, width: 80, env: { LANG: 'en_US.UTF-8' } });
     expect(decodeTerminalQr(renderTerminalQr(URI, utf8.io.qrRenderOptions()), 'light')).toBe(URI);
+  });
+
+  it('GW_UTF8=1 draws half blocks whatever the locale; GW_UTF8=0 asks for ASCII; the notice names the setting', () => {
+    expect(localeCharset({ LC_ALL: 'C', GW_UTF8: '1' })).toBe('unicode');
+    expect(localeCharset({ LANG: 'en_US.UTF-8', GW_UTF8: '0' })).toBe('ascii');
+    expect(IOStreams.test({ stdoutTTY: true, env: { LC_ALL: 'POSIX', LANG: 'C' } }).io.qrRenderOptions().locale).toBe('LC_ALL=POSIX');
+    expect(IOStreams.test({ stdoutTTY: true, env: { LANG: 'C', GW_UTF8: '1' } }).io.qrRenderOptions()).toMatchObject({ charset: 'unicode' });
+    expect(IOStreams.test({ stdoutTTY: true, env: { LANG: 'C', GW_UTF8: '1' } }).io.qrRenderOptions().locale).toBeUndefined();
+    expect(IOStreams.test({ stdoutTTY: true, env: { GW_UTF8: '0' } }).io.qrRenderOptions().locale).toBe('GW_UTF8=0');
   });
 
   it('into a pipe there is no width limit', () => {
