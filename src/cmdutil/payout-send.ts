@@ -115,8 +115,8 @@ export function checkPayoutInput(input: PayoutInput): PayoutDraft {
   const check = validateAddress(networkId, address);
   if (!check.ok)
     throw new UsageError(
-      `the address is not a ${networkName} address: it ${check.reason}`,
-      'check the address and --network: a payout to a wrong address is lost',
+      `the address is not a ${networkName} address (it ${check.reason}): nothing was sent`,
+      'check the address and the network: a payout to a wrong address is lost',
     );
   if (input.memo !== undefined && !MEMO_NETWORKS.has(networkId)) {
     throw new UsageError(`${networkName} transfers carry no memo: --memo would be lost`, 'leave --memo out, or check --network');

@@ -48,6 +48,11 @@ export const COMMANDS: readonly CommandRow[] = [
     summary: 'send a payout (checked, shown and confirmed first; never sent twice); payout status <trackId> [--wait]',
     load: async () => (await import('./payout.js')).newCmdPayout,
   },
+  {
+    name: 'refund',
+    summary: 'refund what arrived for a payment: a payout in its coin and network, checked against earlier refunds, confirmed first',
+    load: async () => (await import('./refund.js')).newCmdRefund,
+  },
   { name: 'payouts', summary: 'list payouts, newest first, with filters', load: async () => (await import('./payouts.js')).newCmdPayouts },
   { name: 'balance', summary: 'show wallet balances (needs the payout key)', load: async () => (await import('./balance.js')).newCmdBalance },
   { name: 'rate', summary: 'show the exchange rate between two cryptocurrencies', load: async () => (await import('./rate.js')).newCmdRate },

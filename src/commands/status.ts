@@ -11,7 +11,11 @@ import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
+import { refundsOf, refundsSince } from '../cmdutil/refunds.js';
+import { payoutJson } from '../cmdutil/payout-view.js';
 import { parseDuration } from '../cmdutil/time-args.js';
+import type { Payout } from '../operations/payout-info.js';
+import { renderTable } from '../output/table.js';
 import { endingFailure, stateFailure } from '../cmdutil/wait.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
@@ -29,11 +33,14 @@ export interface StatusOptions {
   wait: boolean;
   /** --wait-timeout in ms. */
   waitTimeoutMs: number | undefined;
+  /** --refunds: list the refunds made against it (src/cmdutil/refunds.ts). */
+  refunds?: boolean;
 }
 
 interface StatusFlags {
   wait?: boolean;
   waitTimeout?: string;
+  refunds?: boolean;
 }
 
 export const EXIT_CODES_NOTE =
@@ -47,6 +54,7 @@ export function newCmdStatus(f: Factory, runF: (opts: StatusOptions) => Promise<
     .argument('<trackId>', 'the track id gw pay printed')
     .option('--wait', 'follow the payment until it ends (exit 0 only when paid)')
     .option('--wait-timeout <duration>', 'stop waiting after this long, e.g. 90s, 10m, 2h (implies --wait; exit 124)')
+    .option('--refunds', 'also list the refunds made against it with gw refund (payout history, payout key)')
     .action((trackId: string, flags: StatusFlags) =>
       runF({
         io: f.io,
@@ -57,6 +65,7 @@ export function newCmdStatus(f: Factory, runF: (opts: StatusOptions) => Promise<
         trackId: parseTrackId(trackId),
         wait: flags.wait === true || flags.waitTimeout !== undefined,
         waitTimeoutMs: flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout'),
+        ...(flags.refunds === true && { refunds: true }),
       }),
     );
   return withHelp(command, {
@@ -74,13 +83,27 @@ export function newCmdStatus(f: Factory, runF: (opts: StatusOptions) => Promise<
   });
 }
 
-function print(io: IOStreams, info: PaymentInfo, now: number): void {
+function print(io: IOStreams, info: PaymentInfo, now: number, refunds?: readonly Payout[]): void {
   if (io.json) {
-    io.printJson({ ...info.fields });
+    io.printJson({ ...info.fields, ...(refunds !== undefined && { refunds: refunds.map(payoutJson) }) });
     return;
   }
   io.sandboxBanner();
   io.out(statusText(info, now, io.chalk, io.sandbox));
+  if (refunds === undefined) return;
+  if (refunds.length === 0) io.out('\nRefunds: none made with gw refund\n');
+  else
+    io.out(
+      `\nRefunds:\n${renderTable(
+        ['Payout', 'Status', 'Amount', 'Coin', 'To'],
+        refunds.map((r) => [r.trackId.raw(), r.status, r.amount?.toString() ?? '', r.currency?.raw() ?? '', r.address?.raw() ?? '']),
+      )}`,
+    );
+}
+
+/** The payment's refunds, when --refunds asks for them. */
+async function refundsFor(opts: StatusOptions, gateway: GatewayClient, info: PaymentInfo): Promise<Payout[] | undefined> {
+  return opts.refunds === true ? refundsOf(gateway, opts.trackId, refundsSince(info.date, opts.clock.now())) : undefined;
 }
 
 export async function statusRun(opts: StatusOptions): Promise<void> {
@@ -88,7 +111,7 @@ export async function statusRun(opts: StatusOptions): Promise<void> {
   const gateway = await opts.gateway();
   if (!opts.wait) {
     const info = await gateway.paymentInfo(opts.trackId);
-    print(io, info, clock.now());
+    print(io, info, clock.now(), await refundsFor(opts, gateway, info));
     const failure = stateFailure(info, io.sandbox, false);
     if (failure !== undefined) throw failure;
     return;
@@ -102,7 +125,7 @@ export async function statusRun(opts: StatusOptions): Promise<void> {
     trackId: opts.trackId,
     ...(opts.waitTimeoutMs !== undefined && { until: clock.now() + opts.waitTimeoutMs }),
   });
-  if (ending.info !== undefined) print(io, ending.info, clock.now());
+  if (ending.info !== undefined) print(io, ending.info, clock.now(), await refundsFor(opts, gateway, ending.info));
   const failure = endingFailure(ending, opts.trackId, io.sandbox);
   if (failure !== undefined) throw failure;
 }

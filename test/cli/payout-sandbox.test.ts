@@ -27,4 +27,50 @@ describe('payouts on the embedded sandbox', () => {
     const balance = await gw(['balance', 'USDT', '--sandbox', '--json', '--api', 'v1'], { cwd, clock });
     expect(JSON.parse(balance.stdout)).toMatchObject({ balances: { USDT: '1508.25' } });
   });
+
+  it('pay → refund (everything that arrived) → payout status --wait confirmed; status --refunds lists it; nothing is left to refund', async () => {
+    const cwd = emptyDir();
+    const clock = new ManualClock(Date.now());
+    const paid = await gw(['pay', '25', 'USDT', '--sandbox', '--json', '--no-qr'], { cwd, clock });
+    expect(paid.exitCode).toBe(0);
+    const payment = String((JSON.parse(paid.stdout) as { trackId: string }).trackId);
+    clock.advance(60_000);
+    const to = 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe';
+    // An address of another network: refused before anything is sent.
+    const wrong = await gw(['refund', payment, '--to', 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', '--yes', '--sandbox'], { cwd, clock });
+    expect(wrong.exitCode).toBe(64);
+    expect(wrong.stderr).toContain('the address is not a Tron');
+    expect(wrong.stderr).toContain('nothing');
+    const r = await gw(['refund', payment, '--to', to, '--yes', '--json', '--sandbox'], { cwd, clock });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('what arrived');
+    const refund = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(refund).toMatchObject({ sent: true, payment, arrived: '25', refundedBefore: '0', amount: '25', currency: 'USDT', address: to });
+    expect(String(refund.reference)).toMatch(new RegExp(`^refund-${payment}-[0-9a-z]{4}$`));
+    const waited = await gw(['payout', 'status', String(refund.trackId), '--wait', '--sandbox', '--json'], { cwd, clock });
+    expect(waited.exitCode).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ status: 'confirmed', amount: '25' });
+    const status = await gw(['status', payment, '--refunds', '--sandbox', '--json'], { cwd, clock });
+    expect(status.exitCode).toBe(0);
+    expect((JSON.parse(status.stdout) as { refunds: Array<{ trackId: string }> }).refunds.map((x) => x.trackId)).toEqual([refund.trackId]);
+    const again = await gw(['refund', payment, '--to', to, '--yes', '--sandbox'], { cwd, clock });
+    expect(again.exitCode).toBe(65);
+    expect(again.stderr).toContain('nothing is left to refund');
+    const more = await gw(['refund', payment, '--to', to, '--amount', '1', '--yes', '--sandbox'], { cwd, clock });
+    expect(more.exitCode).toBe(65);
+  });
+
+  it('a payout whose reference ends in -reject ends rejected: payout status exit 12; balances do not move', async () => {
+    const cwd = emptyDir();
+    const clock = new ManualClock(Date.now());
+    const r = await gw(
+      ['payout', '1', 'USDT', 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe', '--network', 'tron', '--reference', 'test-reject', '--yes', '--json', '--sandbox'],
+      { cwd, clock },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const trackId = String((JSON.parse(r.stdout) as { trackId: string }).trackId);
+    const waited = await gw(['payout', 'status', trackId, '--wait', '--sandbox'], { cwd, clock });
+    expect(waited.exitCode).toBe(12);
+    expect(waited.stdout).toContain('rejected');
+  });
 });
