@@ -24,7 +24,7 @@ import { type GatewayClient, HISTORY_FILTERS, type HistoryFilterName, type Payme
 export const SCAN_PAGE_SIZE = 200;
 /** The gateway's own page size when none is asked for (the versioned history's default). */
 export const DEFAULT_PAGE_SIZE = 10;
-/** The most pages gw reads when it filters itself (200 payments each), whatever the deadline. */
+/** The most pages gw reads when it filters itself (200 payments each), whatever the deadline, unless the caller allows more (maxPages). */
 export const MAX_SCAN_PAGES = 500;
 
 export interface ListingOptions {
@@ -339,7 +339,8 @@ async function filteredByGw(
   // Enough: the page asked for, and one more match to know whether a next page exists.
   const want = options.all ? Number.POSITIVE_INFINITY : page * size + 1;
   const w = await walk(gateway, filter, SCAN_PAGE_SIZE, sent, network, {
-    maxPages: MAX_SCAN_PAGES,
+    // A caller that lifts the page cap (maxPages Infinity: payments --format csv) lifts this one too.
+    maxPages: Math.max(MAX_SCAN_PAGES, options.maxPages),
     enough: (rows) => rows >= want,
     stopOnContradiction: false,
     ...(options.onRows && { onRows: options.onRows }),
