@@ -39,6 +39,11 @@ export const COMMANDS: readonly CommandRow[] = [
   },
   { name: 'payments', summary: 'list payments, newest first, with filters', load: async () => (await import('./payments.js')).newCmdPayments },
   {
+    name: 'report',
+    summary: 'totals of a range per day, week or month: payments per state, asked, received, refunds, payouts, net; --in a fiat',
+    load: async () => (await import('./report.js')).newCmdReport,
+  },
+  {
     name: 'address',
     summary: 'fixed deposit addresses that take any number of payments: new (with its QR), list, revoke',
     load: async () => (await import('./address.js')).newCmdAddress,
