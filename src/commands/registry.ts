@@ -33,6 +33,11 @@ export const COMMANDS: readonly CommandRow[] = [
     load: async () => (await import('./pay.js')).newCmdPay,
   },
   {
+    name: 'invoice',
+    summary: 'create a payment link (the payer chooses the coin on its page) and show it with a QR code',
+    load: async () => (await import('./invoice.js')).newCmdInvoice,
+  },
+  {
     name: 'status',
     summary: "show a payment's state; with --wait, follow it until it is paid, expires or fails",
     load: async () => (await import('./status.js')).newCmdStatus,

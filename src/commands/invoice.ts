@@ -1,0 +1,268 @@
+// gw invoice <amount> <currency>: create a payment link (an invoice, docs/gateway.md §10) and show
+// it: the link, its track id and expiry, and on a terminal a QR code of the link. The payer opens
+// it and chooses the coin on the gateway's page, so nothing here names a coin, an address or a pay
+// amount. Only the versioned API has invoices: it is sent over it under any `api` setting, with
+// the same merchant key and base URL.
+//
+// As for gw pay: everything that can be checked is checked before the request (a usage error costs
+// nothing); once the request may have reached the gateway, a failure says whether the invoice
+// exists ("created") or may exist ("unknown") and never exits with a usage code. Every invoice
+// carries an order id (the user's, or one gw makes up) so that such a failure names the command
+// that finds it. `--wait` follows it as `pay --wait` does (src/cmdutil/follow.ts, wait.ts): the
+// same states, exit codes and reading of what arrived (src/domain/arrival.ts).
+import { Command } from 'commander';
+import { ambiguousCreation } from '../cmdutil/ambiguous-creation.js';
+import { parseHttpUrl, parseOrderId, parseSymbol, parseText } from '../cmdutil/args.js';
+import type { Factory } from '../cmdutil/factory.js';
+import { followPayment } from '../cmdutil/follow.js';
+import { withHelp } from '../cmdutil/help.js';
+import { generateOrderId } from '../cmdutil/order-id.js';
+import { parseDuration } from '../cmdutil/time-args.js';
+import { endingFailure, resumeCommand } from '../cmdutil/wait.js';
+import { coinKey, type Expected } from '../domain/arrival.js';
+import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
+import { ExitCode, GwError, UsageError } from '../errors.js';
+import type { GatewayClient } from '../gateway/gateway.js';
+import { Decimal } from '../money/decimal.js';
+import { CREATE_INVOICE, type Invoice, type InvoiceRequest } from '../operations/create-invoice.js';
+import type { IOStreams } from '../output/iostreams.js';
+import { parseTimestamp } from '../output/time.js';
+import type { Clock } from '../util/clock.js';
+import { invoiceJson, printInvoice } from '../views/invoice-view.js';
+import { statusText } from '../views/status-view.js';
+
+export interface InvoiceFlags {
+  lifeTime?: string;
+  feePaidByPayer?: string;
+  underPaidCover?: string;
+  toCurrency?: string;
+  autoWithdrawal?: string;
+  mixedPayment?: string;
+  callbackUrl?: string;
+  returnUrl?: string;
+  email?: string;
+  orderId?: string;
+  thanksMessage?: string;
+  description?: string;
+  testInvoice?: boolean;
+  /** true: --qr, false: --no-qr, undefined: decide from the terminal. */
+  qr?: boolean;
+  wait?: boolean;
+  waitTimeout?: string;
+}
+
+export interface InvoiceOptions {
+  io: IOStreams;
+  gateway: () => Promise<GatewayClient>;
+  clock: Clock;
+  request: InvoiceRequest;
+  qr: 'auto' | 'always' | 'never';
+  orderIdGenerated: boolean;
+  /** Follow the payment until it ends. */
+  wait: boolean;
+  /** --wait-timeout in ms. */
+  waitTimeoutMs: number | undefined;
+  /** Ends a wait (Ctrl-C). */
+  signal: AbortSignal;
+  /** Lifts the whole-command deadline for the wait. */
+  releaseDeadline: () => void;
+}
+
+export function newCmdInvoice(f: Factory, runF: (opts: InvoiceOptions) => Promise<void> = invoiceRun): Command {
+  const command = new Command('invoice')
+    .argument('<amount>', 'amount to charge, a plain decimal such as 25 or 0.00038127')
+    .argument('<currency>', 'currency of the amount: fiat (USD, EUR) or a coin (BTC, USDT)')
+    .option('--life-time <minutes>', `minutes until the link expires, ${LIFETIME.min}–${LIFETIME.max} (gateway default ${LIFETIME.default} when omitted)`)
+    .option('--fee-paid-by-payer <0|1>', '1: the payer pays the network fee; 0: the merchant does (default: your panel setting)')
+    .option('--under-paid-cover <percent>', `accept payments short by up to this percentage, ${UNDERPAID_COVER.min}–${UNDERPAID_COVER.max}`)
+    .option('--to-currency <sym>', 'convert what arrives into this coin (the gateway documents USDT)')
+    .option('--auto-withdrawal <0|1>', '1: forward what arrives to your address list; 0: keep it on your gateway balance')
+    .option('--mixed-payment <0|1>', '1: the payer may finish an under-payment in another coin')
+    .option('--callback-url <url>', 'URL the gateway notifies on status changes')
+    .option('--return-url <url>', 'where the page sends the payer after paying')
+    .option('--email <addr>', "payer's e-mail")
+    .option('--order-id <id>', 'your order identifier (it finds the invoice again if anything fails)')
+    .option('--thanks-message <text>', 'a short note the page shows the payer after paying')
+    .option('--description <text>', 'free text stored with the invoice')
+    .option('--test-invoice', "the real gateway's own test invoice (its sandbox flag): nothing is charged. Not gw's --sandbox")
+    .option('--qr', 'always draw the QR code of the link (on stderr with --json)')
+    .option('--no-qr', 'never draw the QR code')
+    .option('--wait', 'follow the payment until it is paid, expires or fails (exit 0 only when paid)')
+    .option('--wait-timeout <duration>', 'stop waiting after this long, e.g. 10m (implies --wait; exit 124)')
+    .action((amount: string, currency: string, flags: InvoiceFlags) => {
+      const request = buildInvoiceRequest(amount, currency, flags);
+      const generated = request.orderId === undefined;
+      if (generated) request.orderId = generateOrderId(f.clock.now(), (size) => Uint8Array.from({ length: size }, () => Math.floor(Math.random() * 256)));
+      return runF({
+        io: f.io,
+        gateway: () => f.gateway(),
+        clock: f.clock,
+        request,
+        qr: flags.qr === true ? 'always' : flags.qr === false ? 'never' : 'auto',
+        orderIdGenerated: generated,
+        wait: flags.wait === true || flags.waitTimeout !== undefined,
+        waitTimeoutMs: flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout'),
+        signal: f.signal,
+        releaseDeadline: () => f.releaseDeadline(),
+      });
+    });
+  return withHelp(command, {
+    examples: [
+      'gw invoice 25 USD --order-id 1042 --email buyer@example.com',
+      'gw invoice 0.0005 BTC --life-time 30 --description "Order 1042"',
+      'gw invoice 25 USD --sandbox --wait',
+      'gw invoice 25 USD --json | jq -r .paymentUrl',
+    ],
+    json: '{"trackId", "paymentUrl", "expiredAt", "createdAt", "amount", "currency", "orderId"} (amounts as exact decimal strings); with --wait, the final status fields too ("status", "gatewayStatus", "type", "txs"…, and what arrived: "received", "expected", "difference", "transactions")',
+    notes: `Sent over the versioned API (POST /v1/payment/invoice) whatever api says. Without --order-id, gw sends one of its own (gw-YYYYMMDD-HHMMSS-xxxx).
+With --wait: exit 0 paid, 10 underpaid, 11 expired (nothing arrived), 12 failed or refunded, 13 late (funds arrived for an expired payment), 124 gave up waiting, 130 interrupted.`,
+  });
+}
+
+/** A 0 or 1 flag as the boolean the gateway takes. */
+function parseBit(text: string, flag: string, meaning: string): boolean {
+  if (text === '0' || text === '1') return text === '1';
+  throw new UsageError(`${flag} must be 0 or 1 (${meaning}), got "${text.slice(0, 20)}"`);
+}
+
+/** Validates everything before any request is made: a usage error costs nothing. */
+export function buildInvoiceRequest(amountText: string, currencyText: string, flags: InvoiceFlags): InvoiceRequest {
+  const amount = Decimal.parseAmount(amountText);
+  if (amount === undefined) {
+    throw new UsageError(
+      `<amount> must be a plain positive decimal such as 25 or 0.00038127 (got "${amountText.slice(0, 40)}")`,
+      'no signs, exponents, thousands separators or commas',
+    );
+  }
+  const request: InvoiceRequest = { amount, currency: parseSymbol(currencyText, '<currency>') };
+  if (flags.lifeTime !== undefined) {
+    const check = checkLifeTime(flags.lifeTime);
+    if (!check.ok)
+      throw new UsageError(`--life-time must be a whole number of minutes from ${LIFETIME.min} to ${LIFETIME.max} (got "${flags.lifeTime.slice(0, 20)}")`);
+    request.lifeTime = check.value;
+  }
+  if (flags.feePaidByPayer !== undefined) {
+    const check = checkFeePaidByPayer(flags.feePaidByPayer);
+    if (!check.ok)
+      throw new UsageError(`--fee-paid-by-payer must be 0 (merchant pays the fee) or 1 (payer pays it), got "${flags.feePaidByPayer.slice(0, 20)}"`);
+    request.feePaidByPayer = check.value;
+  }
+  if (flags.underPaidCover !== undefined) {
+    const check = checkUnderPaidCover(flags.underPaidCover);
+    if (!check.ok)
+      throw new UsageError(
+        `--under-paid-cover must be a percentage from ${UNDERPAID_COVER.min} to ${UNDERPAID_COVER.max} (got "${flags.underPaidCover.slice(0, 20)}")`,
+      );
+    request.underPaidCover = check.value;
+  }
+  if (flags.toCurrency !== undefined) {
+    const to = parseSymbol(flags.toCurrency, '--to-currency');
+    if (isFiat(to)) throw new UsageError(`--to-currency must be a coin (the gateway converts into USDT), not ${to}`);
+    request.toCurrency = to;
+  }
+  if (flags.autoWithdrawal !== undefined) request.autoWithdrawal = parseBit(flags.autoWithdrawal, '--auto-withdrawal', '1 forwards to your address list');
+  if (flags.mixedPayment !== undefined) request.mixedPayment = parseBit(flags.mixedPayment, '--mixed-payment', '1 lets the payer finish in another coin');
+  for (const [flag, value, key] of [
+    ['--callback-url', flags.callbackUrl, 'callbackUrl'],
+    ['--return-url', flags.returnUrl, 'returnUrl'],
+  ] as const) {
+    if (value === undefined) continue;
+    parseHttpUrl(value, flag, { credentials: 'allowed' });
+    request[key] = value;
+  }
+  if (flags.email !== undefined) {
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(flags.email)) throw new UsageError(`--email must be an e-mail address (got "${flags.email.slice(0, 60)}")`);
+    request.email = flags.email;
+  }
+  if (flags.orderId !== undefined) request.orderId = parseOrderId(flags.orderId);
+  if (flags.thanksMessage !== undefined) request.thanksMessage = parseText(flags.thanksMessage, '--thanks-message');
+  if (flags.description !== undefined) request.description = parseText(flags.description, '--description');
+  if (flags.testInvoice === true) request.testInvoice = true;
+  return request;
+}
+
+/** The link as a URL a browser opens (http or https), or undefined. */
+function linkOf(invoice: Invoice): string | undefined {
+  const text = invoice.paymentUrl?.raw().trim();
+  if (text === undefined || text === '') return undefined;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the payer owes where gw knows it: an invoice stated in a coin, paid in that coin. */
+function expectedOf(request: InvoiceRequest): Expected | null {
+  const coin = request.currency === undefined || isFiat(request.currency) ? null : coinKey(request.currency);
+  return coin === null ? null : { amount: request.amount, coin };
+}
+
+export async function invoiceRun(opts: InvoiceOptions): Promise<void> {
+  const { io, request, clock } = opts;
+  const gateway = await opts.gateway();
+  let invoice: Invoice;
+  try {
+    invoice = await gateway.perform(CREATE_INVOICE, request);
+  } catch (error) {
+    if (!(error instanceof GwError)) throw error;
+    throw ambiguousCreation(error, {
+      thing: 'invoice',
+      orderId: request.orderId,
+      amountWords: `${request.amount} ${request.currency ?? 'USD'}`,
+      sandbox: io.sandbox,
+    });
+  }
+  const trackId = invoice.trackId.raw();
+  const created = (error: GwError): GwError =>
+    error.with({ trackId, payment: 'created', ...(error.exitCode === ExitCode.USAGE && { exitCode: ExitCode.SOFTWARE }) });
+  const view = { io, now: clock.now(), qr: opts.qr, orderIdGenerated: opts.orderIdGenerated };
+  const url = linkOf(invoice);
+  if (url === undefined) {
+    await printInvoice(invoice, request, undefined, view);
+    throw created(
+      new GwError(ExitCode.PROTOCOL, `invoice ${invoice.trackId} was created, but the gateway gave no link a browser can open: no QR is shown`, {
+        hint: `follow it with ${resumeCommand(trackId, io.sandbox)}, and get its link from the merchant panel`,
+      }),
+    );
+  }
+  await printInvoice(invoice, request, url, view, !opts.wait);
+  if (!opts.wait) {
+    await deliver(io, invoice, created);
+    io.notice(`Follow it until it is paid: ${resumeCommand(trackId, io.sandbox)}`);
+    return;
+  }
+  await deliver(io, invoice, created);
+  opts.releaseDeadline();
+  const expiry = parseTimestamp(invoice.expiredAt)?.getTime();
+  const createdAt = parseTimestamp(invoice.createdAt)?.getTime();
+  const ending = await followPayment({
+    io,
+    clock,
+    signal: opts.signal,
+    gateway,
+    trackId,
+    ...(expiry !== undefined && { expiresAt: expiry }),
+    ...(createdAt !== undefined && { createdAt }),
+    ...(opts.waitTimeoutMs !== undefined && { until: clock.now() + opts.waitTimeoutMs }),
+    expected: expectedOf(request),
+  });
+  const info = ending.info;
+  if (io.json) io.printJson({ ...invoiceJson(invoice, request), ...(info === undefined ? {} : info.fields) });
+  else if (info !== undefined) io.out(`\n${statusText(info, clock.now(), io.chalk, io.sandbox)}`);
+  await deliver(io, invoice, created);
+  const failure = endingFailure(ending, trackId, io.sandbox);
+  if (failure !== undefined) throw failure;
+}
+
+/** Everything written so far reached stdout, or exit 74 naming the invoice that was created. */
+async function deliver(io: IOStreams, invoice: Invoice, created: (error: GwError) => GwError): Promise<void> {
+  try {
+    await io.flush();
+    if (io.stdoutLooksClosed) throw new GwError(ExitCode.IOERR, 'the output could not be written to stdout (it is closed)');
+  } catch (error) {
+    if (error instanceof GwError) throw created(error.with({ message: `invoice ${invoice.trackId} was created, but ${error.message}` }));
+    throw error;
+  }
+}

@@ -1,0 +1,121 @@
+// gw invoice's run function with a fake gateway (which fails on any call it was not given an answer
+// for) and a ManualClock: what it prints, what it asks, and --wait followed as pay --wait is; and
+// an invoice's payment information decoded and shown before a coin is chosen.
+import { describe, expect, it } from 'vitest';
+import { buildInvoiceRequest, invoiceRun, type InvoiceOptions } from '../../src/commands/invoice.js';
+import { ExitCode, GwError } from '../../src/errors.js';
+import type { PaymentInfo } from '../../src/gateway/gateway.js';
+import { decodeInvoiceAnswer, CREATE_INVOICE } from '../../src/operations/create-invoice.js';
+import type { JsonObject } from '../../src/operations/read.js';
+import { IOStreams, type TestIOOptions } from '../../src/output/iostreams.js';
+import { parseLossless } from '../../src/util/json.js';
+import { ManualClock } from '../../src/util/clock.js';
+import { statusText } from '../../src/views/status-view.js';
+import { PLAIN } from '../../src/output/palette.js';
+import { FakeGateway, type FakeAnswers } from '../support/fake-gateway.js';
+import { gwFailure } from '../support/rejection.js';
+import { T_DATE, v1InfoOf, v1Tx } from '../support/v1-payment-info.js';
+
+const T0 = T_DATE * 1000;
+const LINK = 'https://pay.example/13355581/184729305';
+
+const invoice = () =>
+  decodeInvoiceAnswer(
+    CREATE_INVOICE.endpoints.v1,
+    parseLossless(JSON.stringify({ data: { track_id: '184729305', payment_url: LINK, expired_at: T_DATE + 3600, date: T_DATE }, status: 200 })) as JsonObject,
+    'the test',
+  );
+
+/** An invoice's information: `new` has no coin, address or transaction. */
+const infoOf = (status: string, txs: string[] = []): PaymentInfo =>
+  v1InfoOf({ type: 'invoice', status, amount: '25', currency: 'USDT', track_id: '184729305', order_id: 'ORD-7' }, txs);
+
+function setup(answers: FakeAnswers, io: TestIOOptions = {}, extra: Partial<InvoiceOptions> = {}) {
+  const t = IOStreams.test(io);
+  const gateway = new FakeGateway({ performed: { 'invoice creation': invoice() }, ...answers });
+  const opts: InvoiceOptions = {
+    io: t.io,
+    gateway: async () => gateway,
+    clock: new ManualClock(T0),
+    request: buildInvoiceRequest('25.10', 'USD', { orderId: 'ORD-7' }),
+    qr: 'never',
+    orderIdGenerated: false,
+    wait: false,
+    waitTimeoutMs: undefined,
+    signal: new AbortController().signal,
+    releaseDeadline: () => undefined,
+    ...extra,
+  };
+  return { t, gateway, opts };
+}
+
+describe('gw invoice', () => {
+  it('asks for the invoice once and prints the link, its track id and expiry', async () => {
+    const { t, gateway, opts } = setup({});
+    await invoiceRun(opts);
+    expect(gateway.calls.map((c) => c.method)).toEqual(['perform']);
+    expect(gateway.calls[0]?.args[0]).toBe('invoice creation');
+    const out = t.stdout();
+    expect(out).toMatch(new RegExp(`^Payment link +${LINK}$`, 'm'));
+    expect(out).toMatch(/^Track ID +184729305$/m);
+    expect(out).toMatch(/^Amount +25\.10 USD$/m);
+    expect(out).toMatch(/^Expires +60 min left/m);
+    expect(t.stderr()).toMatch(/Follow it until it is paid: gw status 184729305 --wait/);
+  });
+
+  it('--json: one document, the amount with its digits', async () => {
+    const { t, opts } = setup({}, { json: true });
+    await invoiceRun(opts);
+    expect(JSON.parse(t.stdout())).toEqual({
+      trackId: '184729305',
+      paymentUrl: LINK,
+      expiredAt: T_DATE + 3600,
+      createdAt: T_DATE,
+      amount: '25.10',
+      currency: 'USD',
+      orderId: 'ORD-7',
+    });
+  });
+
+  it('a failure that may have reached the gateway: the invoice may exist, and how to find it', async () => {
+    const { opts } = setup({ performed: { 'invoice creation': new GwError(ExitCode.TEMPFAIL, 'the gateway did not answer within 30 s') } });
+    const failure = await gwFailure(invoiceRun(opts));
+    expect(failure.exitCode).toBe(ExitCode.TEMPFAIL);
+    expect(failure.message).toMatch(/the invoice MAY HAVE BEEN CREATED — it was not sent again$/);
+    expect(failure.hint).toBe('look for order id "ORD-7" before trying again: gw payments --order-id ORD-7');
+  });
+
+  it('--wait: followed through new, waiting, confirming to paid; exit 0, what arrived from its transactions', async () => {
+    const answers = [
+      infoOf('new'),
+      infoOf('waiting'),
+      infoOf('paying', [v1Tx('ab12', '25', 'USDT', { status: 'confirming' })]),
+      infoOf('paid', [v1Tx('ab12', '25', 'USDT')]),
+    ];
+    let i = 0;
+    const { t, gateway, opts } = setup({ info: async () => answers[Math.min(i++, answers.length - 1)] as PaymentInfo }, { json: true }, { wait: true });
+    await invoiceRun(opts);
+    expect(gateway.calls.filter((c) => c.method === 'paymentInfo')).toHaveLength(4);
+    const doc = JSON.parse(t.stdout()) as Record<string, unknown>;
+    expect(doc).toMatchObject({ trackId: '184729305', paymentUrl: LINK, status: 'paid', type: 'invoice', received: { USDT: '25' } });
+    // One document: nothing before the end of the wait.
+    expect(t.stdout().startsWith('{')).toBe(true);
+  });
+
+  it('--wait ending underpaid: exit 10, what arrived in the words of pay --wait', async () => {
+    const { opts } = setup({ info: infoOf('underpaid', [v1Tx('ab12', '20', 'USDT')]) }, {}, { wait: true });
+    const failure = await gwFailure(invoiceRun(opts));
+    expect(failure.exitCode).toBe(ExitCode.UNDERPAID);
+    expect(failure.message).toMatch(/payment 184729305 is UNDERPAID: 20 USDT received/);
+  });
+
+  it('an invoice before a coin is chosen: decoded without a coin or address, shown without inventing them', () => {
+    const info = infoOf('new');
+    expect([info.status, info.payCurrency, info.address, info.payAmount, info.type?.raw()]).toEqual(['new', null, null, null, 'invoice']);
+    expect(info.arrival.received?.size).toBe(0);
+    const text = statusText(info, T0, PLAIN, false);
+    expect(text).toMatch(/NEW/i);
+    expect(text).not.toMatch(/^Address/m);
+    expect(text).not.toMatch(/null|undefined/);
+  });
+});
