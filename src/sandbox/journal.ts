@@ -63,6 +63,8 @@ export interface JournalRecord {
   amount: string;
   /** A payment link's timings, Unix seconds (0: not yet); its coin is `payCurrency` once chosen (invoices.ts). */
   link?: { chosenAt: number; startedAt: number; expiresAt: number };
+  /** A payment to a fixed address (static-addresses.ts): that address. */
+  staticAddress?: string;
 }
 
 export interface JournalEntry {
@@ -92,6 +94,7 @@ export class JournalError extends ConfigError {
 const TRACK_ID = /^(?:[1-9]\d{0,14}|sbx[0-9a-z]{1,80})$/;
 const SHORT_TEXT = /^[\x20-\x7e]{1,64}$/;
 const AMOUNT = /^\d{1,40}(?:\.\d{1,40})?$/;
+const ADDRESS = /^[\x21-\x7e]{1,128}$/;
 
 /** The record of a line, or undefined when its fields are not one. */
 function parseRecord(v: Record<string, unknown>): JournalRecord | undefined {
@@ -103,6 +106,11 @@ function parseRecord(v: Record<string, unknown>): JournalRecord | undefined {
   }
   if (typeof amount !== 'string' || !AMOUNT.test(amount)) return undefined;
   const record: JournalRecord = { createdAt, lifeTime, payCurrency, network, outcome, settleSeconds, currency, amount };
+  const { staticAddress } = v;
+  if (staticAddress !== undefined) {
+    if (typeof staticAddress !== 'string' || !ADDRESS.test(staticAddress)) return undefined;
+    record.staticAddress = staticAddress;
+  }
   const { linkChosenAt, linkStartedAt, linkExpiresAt } = v;
   if (linkExpiresAt === undefined) return record;
   if (!whole(linkChosenAt) || !whole(linkStartedAt) || !whole(linkExpiresAt)) return undefined;
@@ -142,6 +150,7 @@ function lineOf(entry: JournalEntry): string {
           currency: r.currency,
           amount: r.amount,
           ...(r.link !== undefined && { linkChosenAt: r.link.chosenAt, linkStartedAt: r.link.startedAt, linkExpiresAt: r.link.expiresAt }),
+          ...(r.staticAddress !== undefined && { staticAddress: r.staticAddress }),
         };
   return `${JSON.stringify({ trackId: entry.trackId, ...record, orderId: entry.orderId })}\n`;
 }

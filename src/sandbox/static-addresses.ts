@@ -5,7 +5,13 @@
 // order id, e-mail, description and callback URL, whose lifecycle runs as a white-label payment's
 // does (full: paid; partial: two transfers, 90 % in all, ending underpaid; late: the full amount
 // after its expiry) and whose notifications (`type: static_address`) go to the address's callback URL.
+// A sandbox with a journal (`gw sandbox`, `--sandbox` runs) appends each address, and each
+// revocation, to `sandbox-static-addresses.jsonl` beside it (one O_APPEND write per line; the newest
+// line of an address wins), so a later run lists and revokes them too. Like the payment journal,
+// the file holds no e-mails, descriptions or callback URLs.
 
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { LIFETIME } from '../domain/payment-rules.js';
 import type { StaticAddressRecord } from '../operations/static-address.js';
 import type { StaticAddressListAnswer } from '../operations/static-address-list.js';
@@ -47,15 +53,22 @@ const MEMO_NETWORKS: ReadonlySet<NetworkId> = new Set(['ton']);
 /** The list's page size when none is sent (docs/gateway.md §11: 1), and its bound. */
 const LIST_SIZE = { min: 1, max: 200, default: 1 } as const;
 
+/** The file beside the payment journal that keeps the addresses. */
+export const STATIC_ADDRESSES_FILE = 'sandbox-static-addresses.jsonl';
+/** A file larger than this is not one gw wrote: it is not read. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
 /** What the static addresses need of the gateway's configuration. */
 export interface StaticAddressSettings {
   now: () => number;
   baseUrl: () => string;
   settleSeconds?: number;
+  /** The payment journal: the addresses are kept in a file beside it. */
+  journal?: { readonly file: string };
 }
 
 export class StaticAddressBook {
-  /** By address, in creation order. */
+  /** By address: those made (or revoked) here, whole. */
   private readonly addresses = new Map<string, SandboxStaticAddress>();
 
   constructor(
@@ -64,9 +77,94 @@ export class StaticAddressBook {
     private readonly settings: StaticAddressSettings,
   ) {}
 
-  /** A fixed address by its text (revoked ones too). */
+  /** A fixed address by its text (revoked ones too): made here, or kept by an earlier run. */
   get(address: string): SandboxStaticAddress | undefined {
-    return this.addresses.get(address);
+    return this.all().find((a) => a.address === address);
+  }
+
+  /** Every address, oldest first: those the file keeps and those made here. */
+  private all(): SandboxStaticAddress[] {
+    const byAddress = new Map<string, SandboxStaticAddress>();
+    for (const a of this.readFile()) byAddress.set(a.address, a);
+    // This process's records are whole (the file lacks e-mails, descriptions, callback URLs); a
+    // revocation by another process, in the file, still counts.
+    for (const a of this.addresses.values()) {
+      const kept = byAddress.get(a.address);
+      byAddress.set(a.address, kept?.revoked === true ? { ...a, revoked: true } : a);
+    }
+    return [...byAddress.values()].sort((a, b) => a.date - b.date);
+  }
+
+  private get file(): string | undefined {
+    const journal = this.settings.journal;
+    return journal === undefined ? undefined : path.join(path.dirname(journal.file), STATIC_ADDRESSES_FILE);
+  }
+
+  /** The addresses the file keeps (the newest line of each); none when there is no file or it cannot be read. */
+  private readFile(): SandboxStaticAddress[] {
+    const file = this.file;
+    if (file === undefined) return [];
+    let text: string;
+    try {
+      const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        const stat = fstatSync(fd);
+        if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return [];
+        text = readFileSync(fd, 'utf8');
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return [];
+    }
+    const byAddress = new Map<string, SandboxStaticAddress>();
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const v = JSON.parse(line) as Partial<SandboxStaticAddress>;
+        const networkId = typeof v.network === 'string' ? matchNetwork(v.network) : undefined;
+        if (typeof v.address !== 'string' || typeof v.trackId !== 'string' || networkId === undefined || typeof v.date !== 'number') continue;
+        byAddress.delete(v.address);
+        byAddress.set(v.address, {
+          trackId: v.trackId,
+          network: String(v.network),
+          networkId,
+          address: v.address,
+          memo: typeof v.memo === 'string' ? v.memo : '',
+          QRCode: '',
+          callbackUrl: '',
+          email: '',
+          orderId: typeof v.orderId === 'string' ? v.orderId : '',
+          description: '',
+          date: v.date,
+          toCurrency: typeof v.toCurrency === 'string' ? v.toCurrency : '',
+          autoWithdrawal: v.autoWithdrawal === true,
+          revoked: v.revoked === true,
+        });
+      } catch {
+        // A line cut short (a write under way) is left out.
+      }
+    }
+    return [...byAddress.values()];
+  }
+
+  /** Keeps an address (made, or revoked) here and, with a journal, in the file: one line, one write. */
+  private keep(a: SandboxStaticAddress): void {
+    this.addresses.set(a.address, a);
+    const file = this.file;
+    if (file === undefined) return;
+    const { trackId, network, address, memo, orderId, date, toCurrency, autoWithdrawal, revoked } = a;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+      try {
+        writeSync(fd, `${JSON.stringify({ trackId, network, address, memo, orderId, date, toCurrency, autoWithdrawal, revoked })}\n`);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // Kept in memory all the same: this sandbox answers for it; a later run will not know it.
+    }
   }
 
   /** POST /v1/payment/static-address. */
@@ -92,7 +190,8 @@ export class StaticAddressBook {
       if (s.kind === 'ok') echoed[name] = s.value;
     }
     let trackId = this.store.newTrackId();
-    while ([...this.addresses.values()].some((a) => a.trackId === trackId)) trackId = this.store.newTrackId();
+    const known = this.all();
+    while (known.some((a) => a.trackId === trackId)) trackId = this.store.newTrackId();
     const address = deriveSandboxAddress(networkId, `static-address/${trackId}`);
     const record: SandboxStaticAddress = {
       trackId,
@@ -109,7 +208,7 @@ export class StaticAddressBook {
       autoWithdrawal,
       revoked: false,
     };
-    this.addresses.set(address, record);
+    this.keep(record);
     return ok(answerOf(record));
   }
 
@@ -118,9 +217,9 @@ export class StaticAddressBook {
     const address = readString(fields, 'address');
     if (address.kind === 'invalid') return fail(101, 'Validation problem: address must be a string', 'address');
     if (address.kind === 'absent') return fail(101, 'Validation problem: address is required', 'address');
-    const found = this.addresses.get(address.value.trim());
+    const found = this.get(address.value.trim());
     if (found === undefined || found.revoked) return fail(101, 'Validation problem: no active static address is that address', 'address');
-    found.revoked = true;
+    this.keep({ ...found, revoked: true });
     return ok({});
   }
 
@@ -142,17 +241,19 @@ export class StaticAddressBook {
     const haveTx = fields.haveTx === undefined ? undefined : readFlag(fields.haveTx);
     if (fields.haveTx !== undefined && haveTx === undefined) return fail(101, 'Validation problem: haveTx must be true or false', 'have_tx');
     const wantedNetwork = text.network === undefined ? undefined : matchNetwork(text.network, text.currency ?? '');
-    const matches = [...this.addresses.values()].reverse().filter((a) => {
-      if (a.revoked) return false;
-      if (trackId.kind === 'ok' && a.trackId !== trackId.value) return false;
-      if (text.address !== undefined && a.address !== text.address.trim()) return false;
-      if (text.orderId !== undefined && a.orderId !== text.orderId) return false;
-      if (text.email !== undefined && a.email.toLowerCase() !== text.email.toLowerCase()) return false;
-      if (text.network !== undefined && a.networkId !== wantedNetwork) return false;
-      if (text.currency !== undefined && !offerings().some((o) => o.networkId === a.networkId && o.payCurrency === text.currency)) return false;
-      if (haveTx !== undefined && this.paymentsTo(a.address).length > 0 !== haveTx) return false;
-      return true;
-    });
+    const matches = this.all()
+      .reverse()
+      .filter((a) => {
+        if (a.revoked) return false;
+        if (trackId.kind === 'ok' && a.trackId !== trackId.value) return false;
+        if (text.address !== undefined && a.address !== text.address.trim()) return false;
+        if (text.orderId !== undefined && a.orderId !== text.orderId) return false;
+        if (text.email !== undefined && a.email.toLowerCase() !== text.email.toLowerCase()) return false;
+        if (text.network !== undefined && a.networkId !== wantedNetwork) return false;
+        if (text.currency !== undefined && !offerings().some((o) => o.networkId === a.networkId && o.payCurrency === text.currency)) return false;
+        if (haveTx !== undefined && this.paymentsTo(a.address).length > 0 !== haveTx) return false;
+        return true;
+      });
     const total = matches.length;
     const pages = Math.max(1, Math.ceil(total / size));
     return ok({ addresses: matches.slice((page - 1) * size, page * size).map(answerOf), page, pages, total });
@@ -169,7 +270,7 @@ export class StaticAddressBook {
    * when the address is unknown or revoked, or the amount or coin cannot be used.
    */
   deposit(addressText: string, request: DepositRequest): { ok: true; payment: SandboxPayment } | { ok: false; status: number; message: string } {
-    const address = this.addresses.get(addressText);
+    const address = this.get(addressText);
     if (address === undefined) return { ok: false, status: 404, message: `no static address ${addressText} in this sandbox` };
     if (address.revoked) return { ok: false, status: 409, message: `${addressText} is revoked: a payment to it would not be credited` };
     const onNetwork = offerings().filter((o) => o.networkId === address.networkId);

@@ -93,6 +93,8 @@ function recordOf(p: SandboxPayment): JournalRecord {
     amount: p.amount,
     // A payment link's timings (0: not yet), so that a later process follows it as this one does.
     ...(p.link !== undefined && { link: { chosenAt: p.link.chosenAt ?? 0, startedAt: p.link.startedAt ?? 0, expiresAt: p.link.expiresAt } }),
+    // A payment to a fixed address: that address (static-addresses.ts).
+    ...(p.kind === 'static-address' && { staticAddress: p.address }),
   };
 }
 
@@ -162,14 +164,14 @@ export class PaymentStore {
     const priced = price(r.amount, r.currency, offering.payCurrency);
     if (priced === undefined) return undefined;
     const payment: SandboxPayment = {
-      kind: r.link === undefined ? 'white-label' : 'invoice',
+      kind: r.staticAddress !== undefined ? 'static-address' : r.link === undefined ? 'white-label' : 'invoice',
       trackId: entry.trackId,
       amount: r.amount,
       currency: r.currency,
       payAmount: priced.payAmount,
       payCurrency: offering.payCurrency,
       network: offering.network,
-      address: deriveSandboxAddress(offering.networkId, entry.trackId),
+      address: r.staticAddress ?? deriveSandboxAddress(offering.networkId, entry.trackId),
       rate: priced.rate,
       lifeTime: r.lifeTime,
       feePaidByPayer: 0,
@@ -183,7 +185,7 @@ export class PaymentStore {
       outcome,
       settleSeconds: r.settleSeconds,
       // Read from the journal: the API it was made through is not recorded there (a link's: v1, the only one that has links).
-      api: r.link === undefined ? 'legacy' : 'v1',
+      api: r.link === undefined && r.staticAddress === undefined ? 'legacy' : 'v1',
     };
     if (r.link !== undefined) {
       const at = (t: number): number | undefined => (t === 0 ? undefined : t);
