@@ -6,7 +6,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runGw as gw } from '../support/cli.js';
+import path from 'node:path';
+import { emptyDir, runGw as gw } from '../support/cli.js';
 import {
   json,
   startMisbehavingGateway,
@@ -155,7 +156,8 @@ describe('the sandbox flow: gw address new → gw sandbox deposit → gw payment
     for (let i = 0; i < 100 && receiver.requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const note = receiver.requests[0];
     expect(note).toBeDefined();
-    const body = JSON.parse(note?.body ?? '{}') as { type: string; track_id: string };
+    const text = note === undefined ? '{}' : note.body.toString();
+    const body = JSON.parse(text) as { type: string; track_id: string };
     expect([body.type, body.track_id]).toEqual(['static_address', paid.trackId]);
     expect(note?.headers.hmac).toBe(
       createHmac('sha512', sbx.merchantKey)
@@ -176,5 +178,17 @@ describe('the sandbox flow: gw address new → gw sandbox deposit → gw payment
     const address = /Address +(?:\u001b\[1m)?(tb1q[0-9a-z]+)/.exec(made.stdout)?.[1];
     expect(address).toBeDefined();
     expect(decodeTerminalQr(made.stdout, 'dark')).toBe(`bitcoin:${address}`);
+  });
+
+  it('--sandbox runs keep their fixed addresses beside the journal: a later run lists and revokes them', async () => {
+    const home = emptyDir();
+    const options = { home, env: { XDG_STATE_HOME: path.join(home, 'state') } };
+    const made = await gw(['address', 'new', '--network', 'TRON', '--order-id', 'k-1', '--sandbox', '--json'], options);
+    expect(made.exitCode).toBe(0);
+    const { address } = JSON.parse(made.stdout) as { address: string };
+    const listed = await gw(['address', 'list', '--sandbox', '--json'], options);
+    expect(JSON.parse(listed.stdout).addresses.map((a: { address: string; orderId: string }) => [a.address, a.orderId])).toEqual([[address, 'k-1']]);
+    expect((await gw(['address', 'revoke', address, '--yes', '--sandbox'], options)).exitCode).toBe(0);
+    expect(JSON.parse((await gw(['address', 'list', '--sandbox', '--json'], options)).stdout).addresses).toEqual([]);
   });
 });
