@@ -14,6 +14,7 @@ import type { GatewayClient } from '../gateway/gateway.js';
 import type { ProxyConfig } from '../gateway/proxy.js';
 import type { TlsInfo, TransportObserver } from '../gateway/transport-observer.js';
 import type { IOStreams } from '../output/iostreams.js';
+import { startSpinner } from '../output/spinner.js';
 
 export interface DoctorOptions {
   io: IOStreams;
@@ -139,6 +140,7 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
   };
 
   io.sandboxBanner();
+  const spinner = startSpinner(io, opts.clock, 'Checking…');
   await (async () => {
     // 1. Configuration.
     const config = await attempt(opts.config);
@@ -321,7 +323,7 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
         exitCode: ExitCode.CONFIG,
       });
     }
-  })();
+  })().finally(() => spinner.stop());
 
   const failed = checks.filter((c) => c.status === 'fail');
   const worst = failed[0];

@@ -29,6 +29,7 @@ import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, Payment, PaymentRequest } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { shellQuote } from '../output/sanitize.js';
+import { withSpinner } from '../output/spinner.js';
 import { localDateTime, parseTimestamp, readTimestamp } from '../output/time.js';
 import type { PaymentUri } from '../payment-uri/index.js';
 import { type PayView, printPayment, showAlreadyPaid, showEnding } from '../views/pay-view.js';
@@ -155,7 +156,8 @@ export async function payRun(opts: PayOptions): Promise<void> {
   const gateway = await opts.gateway();
 
   let existing: Existing | undefined;
-  if (opts.reuseIfExists === true) existing = await findExisting(gateway, request, clock.now());
+  if (opts.reuseIfExists === true)
+    existing = await withSpinner(io, clock, "Looking for this order's payment…", () => findExisting(gateway, request, clock.now()));
   if (existing?.kind === 'paid') {
     showAlreadyPaid(opts, existing.info, request.orderId);
     if (receipt !== undefined) await writeFinalReceipt(io, receipt, existing.info, clock.now(), existing.info.trackId.raw());
@@ -168,7 +170,7 @@ export async function payRun(opts: PayOptions): Promise<void> {
     io.notice(`gw: order "${request.orderId ?? ''}" already has an open payment, ${existing.info.trackId}: showing it; no new payment was created`);
   } else {
     try {
-      payment = await gateway.createPayment(request);
+      payment = await withSpinner(io, clock, 'Creating the payment…', () => gateway.createPayment(request));
     } catch (error) {
       throw error instanceof GwError ? ambiguousFailure(error, request, io.sandbox) : error;
     }

@@ -19,6 +19,7 @@ import { renderTable } from '../output/table.js';
 import { endingFailure, stateFailure } from '../cmdutil/wait.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
+import { withSpinner } from '../output/spinner.js';
 import { statusText } from '../views/status-view.js';
 
 export interface StatusOptions {
@@ -110,8 +111,8 @@ export async function statusRun(opts: StatusOptions): Promise<void> {
   const { io, clock } = opts;
   const gateway = await opts.gateway();
   if (!opts.wait) {
-    const info = await gateway.paymentInfo(opts.trackId);
-    print(io, info, clock.now(), await refundsFor(opts, gateway, info));
+    const info = await withSpinner(io, clock, `Looking up payment ${opts.trackId}…`, () => gateway.paymentInfo(opts.trackId));
+    print(io, info, clock.now(), await withSpinner(io, clock, 'Looking up its refunds…', () => refundsFor(opts, gateway, info)));
     const failure = stateFailure(info, io.sandbox, false);
     if (failure !== undefined) throw failure;
     return;

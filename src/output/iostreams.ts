@@ -34,6 +34,8 @@ export interface IOStreamsOptions {
   env: Env;
   /** Who asks questions; default: the terminal prompts (@inquirer/prompts) on stdin and stderr. */
   prompter?: Prompter;
+  /** Spinners where canAnimate() (default true; IOStreams.test: only when asked). */
+  spinners?: boolean;
 }
 
 /** How the terminal QR code is drawn (see src/qr/terminal.ts). */
@@ -313,6 +315,11 @@ export class IOStreams {
     return { ...options, theme };
   }
 
+  /** A spinner while gw waits for an answer (src/output/spinner.ts): where canAnimate(), never with --json. */
+  canSpin(): boolean {
+    return this.options.spinners !== false && this.canAnimate() && !this.#json;
+  }
+
   /** Animation (spinners, lines redrawn in place) only for a person watching stderr. */
   canAnimate(): boolean {
     return this.stderrIsTTY && this.options.env.TERM !== 'dumb';
@@ -393,6 +400,8 @@ export class IOStreams {
 
   /** Writes to stdout, keys scrubbed. */
   out(text: string): void {
+    // On the terminal the live line is on, it goes before anything else is written.
+    if (this.stdoutIsTTY) this.endLiveLine();
     this.#write(this.options.stdout, text, true);
   }
 
@@ -557,7 +566,14 @@ export class IOStreams {
         yield* input;
       },
     };
-    const io = new IOStreams({ stdout, stderr, stdin, env, ...(options.prompter !== undefined && { prompter: options.prompter }) });
+    const io = new IOStreams({
+      stdout,
+      stderr,
+      stdin,
+      env,
+      spinners: options.spinners === true,
+      ...(options.prompter !== undefined && { prompter: options.prompter }),
+    });
     if (options.json) io.setJson(true);
     return { io, stdout: () => stdout.text, stderr: () => stderr.text };
   }
@@ -577,6 +593,8 @@ export interface TestIOOptions {
   env?: Record<string, string | undefined>;
   /** What is piped to stdin. */
   prompter?: Prompter;
+  /** Show spinners where the terminal facts allow them (default false: a test's output stays exact). */
+  spinners?: boolean;
 }
 
 export interface TestIO {
