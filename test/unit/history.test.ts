@@ -19,13 +19,14 @@ const ROW = paymentInfoOf({
   currency: 'USD',
   payCurrency: 'USDT',
   network: 'Tron Network',
+  address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
   orderId: 'A-1',
   date: 1700000000,
 });
 /** The same as the versioned history gives it: the pay side in its transactions only. */
 const V1_ROW = decodeV1PaymentInfo(
   parseLossless(
-    '{"track_id":"42","status":"paid","amount":25.5,"currency":"usd","order_id":"A-1","date":1700000000,"txs":[{"tx_hash":"ab","amount":25.5,"currency":"USDT","network":"Tron Network","status":"confirmed"}]}',
+    '{"track_id":"42","status":"paid","amount":25.5,"currency":"usd","order_id":"A-1","date":1700000000,"txs":[{"tx_hash":"ab","amount":25.5,"currency":"USDT","network":"Tron Network","address":"TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe","status":"confirmed"}]}',
   ) as JsonObject,
   'x',
 );
@@ -47,6 +48,9 @@ describe('rowMatches: every filter against a row', () => {
     ['network, by its name', { network: 'Tron Network' }, true],
     ['network, by a key of it', { network: 'TRC20' }, true],
     ['another network', { network: 'Bitcoin Network' }, false],
+    ['address (the payment’s, or a transaction’s), exactly', { address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe' }, true],
+    ['address, another case', { address: 'txnwf7nfiycmzNYwJF3wgqRTyumiuhgBZe' }, false],
+    ['another address', { address: 'TAnotherAddress' }, false],
     ['created at the bound', { from: new Date(1700000000_000) }, true],
     ['created before --since', { from: new Date(1700000001_000) }, false],
     ['created at --until', { to: new Date(1700000000_999) }, true],
@@ -71,6 +75,7 @@ describe('rowMatches: every filter against a row', () => {
       { currency: 'USD' },
       { payCurrency: 'USDT' },
       { network: 'Tron Network' },
+      { address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe' },
       { from: new Date(0) },
       { to: new Date() },
       { minAmount: d('1') },
