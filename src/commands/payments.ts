@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
+import { CsvWriter, parseFormat } from '../cmdutil/csv-export.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';
 import { amountsWords } from '../domain/arrival.js';
@@ -20,6 +21,7 @@ import { Decimal } from '../money/decimal.js';
 import { padVisible, truncateVisible, visibleWidth } from '../output/cells.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
+import { type PaymentCsvValuer, paymentCsvHeader, paymentCsvRows } from '../views/payment-csv.js';
 import { stateColour } from '../views/status-view.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
 
@@ -38,6 +40,7 @@ export interface PaymentsFlags {
   page?: string;
   size?: string;
   all?: boolean;
+  format?: string;
 }
 
 export interface PaymentsOptions {
@@ -49,6 +52,12 @@ export interface PaymentsOptions {
   all: boolean;
   /** A range was asked for (--since/--until): the totals after the rows, and in --json. */
   totals?: boolean;
+  /** --format csv: every page streamed as CSV, one row per transaction (src/views/payment-csv.ts). */
+  csv?: boolean;
+  /** With csv: the fiat value column (a valuer such as a future --in USD); none by default. */
+  csvValuer?: PaymentCsvValuer;
+  /** Lifts the command's deadline (csv: each page keeps its own, --timeout). */
+  releaseDeadline?: () => void;
 }
 
 /** Page size bounds (docs/gateway.md §6) and what --all asks for. */
@@ -128,9 +137,22 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
     .option('--page <n>', 'page number, from 1')
     .option('--size <n>', `payments per page, ${PAGE_SIZE.min}–${PAGE_SIZE.max}`)
     .option('--all', `follow every page, printing each as it comes (at most ${MAX_PAGES} pages of ${PAGE_SIZE.all})`)
+    .option('--format <format>', 'table, json (as --json) or csv: every page, one row per transaction (RFC 4180, spreadsheet-safe)')
     .action((flags: PaymentsFlags) => {
-      const { filter, all, totals } = buildPaymentFilter(flags, f.clock.now());
-      return runF({ io: f.io, gateway: () => f.gateway(), clock: f.clock, filter, all, totals });
+      const format = parseFormat(flags.format, f.io.json);
+      const csv = format === 'csv';
+      if (csv && flags.page !== undefined) throw new UsageError('--format csv exports every page: leave out --page');
+      if (format === 'json') f.io.setJson(true);
+      const { filter, all, totals } = buildPaymentFilter(csv ? { ...flags, all: true } : flags, f.clock.now());
+      return runF({
+        io: f.io,
+        gateway: () => f.gateway(),
+        clock: f.clock,
+        filter,
+        all,
+        totals,
+        ...(csv && { csv, releaseDeadline: () => f.releaseDeadline() }),
+      });
     });
   return withHelp(command, {
     examples: [
@@ -145,6 +167,7 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
 }
 
 export async function paymentsRun(opts: PaymentsOptions): Promise<void> {
+  if (opts.csv === true) return paymentsCsv(opts);
   const { io } = opts;
   const gateway = await opts.gateway();
   const stream = opts.all ? new ListingStream(io) : undefined;
@@ -197,6 +220,29 @@ function pageNotice(io: IOStreams, listing: Listing): void {
   } else if (pages > 1) {
     io.notice(`page ${page} of ${pages} (${total} payments)${page < pages ? `: --page ${page + 1} for the next, --all for every one` : ''}`);
   }
+}
+
+/**
+ * --format csv: every page (no page cap), each page's rows written and flushed before the next is
+ * read, none kept, so memory stays flat; each request keeps its own deadline (--timeout) instead
+ * of the command's. An incomplete listing ends, after the rows read, with one stderr line: exit
+ * 76 (130/143 when interrupted; 74 when stdout went away).
+ */
+async function paymentsCsv(opts: PaymentsOptions): Promise<void> {
+  const { io } = opts;
+  const gateway = await opts.gateway();
+  opts.releaseDeadline?.();
+  io.sandboxBanner();
+  const options = { valuer: opts.csvValuer };
+  const out = new CsvWriter(io, paymentCsvHeader(options), 'payment');
+  const listing = await listPayments(gateway, opts.filter, {
+    all: true,
+    maxPages: Number.POSITIVE_INFINITY,
+    keep: false,
+    onRows: (rows: readonly PaymentInfo[]) => out.write(rows.map((p) => paymentCsvRows(p, options)).join(''), rows.length),
+  });
+  await out.end();
+  if (listing.incomplete !== undefined) throw incompleteError(listing, out.count);
 }
 
 /**
