@@ -90,6 +90,9 @@ describe('sandbox invoices', () => {
     const id = String(create(gateway, { amount: 25, currency: 'USDT', order_id: 'shop-1' }).track_id);
     const first = info(gateway, id);
     expect([first.status, first.type, first.txs]).toEqual(['new', 'invoice', []]);
+    // The legacy inquiry names a coin and address: none before one is chosen.
+    const legacy = json(serveOperation(gateway, 'paymentInfo', 'legacy', { merchant: 'mk', trackId: id }).body);
+    expect([legacy.payCurrency, legacy.address, legacy.payAmount]).toEqual(['', '', '']);
     clock.now = T0 + 2500;
     expect(info(gateway, id).status).toBe('waiting');
     clock.now = T0 + 13_000;
