@@ -11,6 +11,7 @@ import { withHelp } from '../cmdutil/help.js';
 import { describeSource, type ResolvedConfig, type Setting, type Source } from '../config/resolve.js';
 import { ExitCode, GwError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
+import { PAYOUT_HISTORY } from '../operations/payout-history.js';
 import type { ProxyConfig } from '../gateway/proxy.js';
 import type { TlsInfo, TransportObserver } from '../gateway/transport-observer.js';
 import type { IOStreams } from '../output/iostreams.js';
@@ -69,7 +70,7 @@ export function newCmdDoctor(f: Factory, runF: (opts: DoctorOptions) => Promise<
       examples: ['gw doctor', 'gw doctor --profile shop', 'gw doctor --json --timeout 10 || exit 1', 'gw doctor --sandbox'],
       json: '{"ok": true | false, "exitCode": 0, "checks": [{"name": "config" | "proxy" | "gateway" | "tls" | "merchantKey" | "payoutKey" | "generalKey" | "clock", "status": "ok" | "fail" | "skip", "detail", "hint"?, "exitCode"?}]}',
       notes:
-        'One deadline for all checks (--timeout, default 15 s). Exit 0 when every check passes, else the exit code of the first failing check: 78 configuration or clock, 69 unreachable or TLS, 75 timed out, 77 a key refused. A payout key that is not set is not checked (only gw balance needs it). The report is printed in full either way.',
+        'One deadline for all checks (--timeout, default 15 s). Exit 0 when every check passes, else the exit code of the first failing check: 78 configuration or clock, 69 unreachable or TLS, 75 timed out, 77 a key refused. A payout key that is not set is not checked; with api v1 it is checked with one page of one payout from the payout history (read-only: doctor never sends a payout). The report is printed in full either way.',
     },
   );
 }
@@ -109,6 +110,30 @@ function skewText(ms: number): string {
 }
 
 type Outcome<T> = { value: T } | { error: GwError };
+
+/**
+ * With the versioned API, the payout key (gw payout, payouts, refund) is checked with a read-only
+ * request, one page of one payout from the payout history (GET /v1/payout?size=1): never a payout.
+ */
+async function checkPayoutKey(client: GatewayClient, key: Setting<string> | undefined, emit: (check: Check) => void): Promise<void> {
+  if (key === undefined) {
+    emit({ name: 'payoutKey', status: 'skip', detail: 'not set (only gw payout, payouts and refund need it with the versioned API)' });
+    return;
+  }
+  const outcome = await attempt(async () => (await client.perform(PAYOUT_HISTORY, { page: 1, size: 1 })).total);
+  if ('value' in outcome) {
+    emit({ name: 'payoutKey', status: 'ok', detail: `accepted: the payout history answers (read-only, nothing sent) (key from ${keySource(key)})` });
+    return;
+  }
+  const refused = outcome.error.exitCode === ExitCode.NOPERM;
+  emit({
+    name: 'payoutKey',
+    status: 'fail',
+    detail: `${refused ? 'refused: ' : ''}${outcome.error.message} (key from ${keySource(key)})`,
+    ...(outcome.error.hint !== undefined && { hint: outcome.error.hint }),
+    exitCode: outcome.error.exitCode,
+  });
+}
 
 async function attempt<T>(work: () => Promise<T>): Promise<Outcome<T>> {
   try {
@@ -284,7 +309,7 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
         });
       }
     }
-    if (v1) emit({ name: 'payoutKey', status: 'skip', detail: 'not used with the versioned API (gw balance uses the general key)' });
+    if (v1) await checkPayoutKey(client, c.payoutKey, emit);
     if (payout === undefined) {
       emit({ name: balanceCheck, status: 'skip', detail: 'not set (only gw balance needs it)' });
     } else {

@@ -70,10 +70,11 @@ describe('gw doctor', () => {
     expect(checkHeads(r.stdout)).toEqual(HEALTHY_SANDBOX);
   });
 
-  it('the versioned API (--api v1): balance is checked with the general key, the payout key is not used', async () => {
+  it('the versioned API (--api v1): balance is checked with the general key, the payout key with the payout history (read-only)', async () => {
     const { r, doc } = await doctorJson({ ...env, GATEWAY_GENERAL_KEY: sandbox.generalKey }, ['--api', 'v1']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(status(doc)).toEqual({ config: 'ok', proxy: 'ok', gateway: 'ok', tls: 'skip', merchantKey: 'ok', payoutKey: 'skip', generalKey: 'ok', clock: 'ok' });
+    expect(status(doc)).toEqual({ config: 'ok', proxy: 'ok', gateway: 'ok', tls: 'skip', merchantKey: 'ok', payoutKey: 'ok', generalKey: 'ok', clock: 'ok' });
+    expect(check(doc, 'payoutKey').detail).toBe('accepted: the payout history answers (read-only, nothing sent) (key from env GATEWAY_PAYOUT_KEY)');
     expect(check(doc, 'config').detail).toContain('versioned API (v1) from --api');
     expect(check(doc, 'generalKey').detail).toMatch(/^accepted: \d+ balances \(key from env GATEWAY_GENERAL_KEY\)$/);
 
