@@ -182,7 +182,9 @@ describe('the sandbox answers in the samples’ names and JSON types', () => {
   it.each(CASES)('%s (%s)', async (name, api) => {
     const sample = fixture(api, name);
     const operation = await operationOf(name);
-    const wire = Object.fromEntries(Object.entries(sample.request).map(([k, v]) => [k, v === '$trackId' ? made[api] : v === '$payoutTrackId' ? payoutTrackId : v]));
+    const wire = Object.fromEntries(
+      Object.entries(sample.request).map(([k, v]) => [k, v === '$trackId' ? made[api] : v === '$payoutTrackId' ? payoutTrackId : v]),
+    );
     const sent = answer(operation, api, wire);
     const published = JSON.parse(
       JSON.stringify(sample.answer, (_k, v: unknown) => (v !== null && typeof v === 'object' && 'isLosslessNumber' in v ? Number(String(v)) : v)),
