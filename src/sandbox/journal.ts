@@ -42,6 +42,8 @@ const MAX_ORDER_ID = 200;
 /** How much is read at a time, backwards. */
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
+/** The mark of a line that records a payment again (lineOf). */
+const AGAIN = Buffer.from('"again":true,');
 /** A rotation lock older than this was left by a process that died. */
 const LOCK_STALE_MS = 30_000;
 
@@ -72,6 +74,8 @@ export interface JournalEntry {
   orderId: string;
   /** The payment's record; absent on the lines of `sbx…` ids, which carry it. */
   record?: JournalRecord;
+  /** A payment recorded again after it changed (a payment link's payer acted): the newest line wins, and it is not counted twice. */
+  again?: boolean;
 }
 
 export interface JournalOptions {
@@ -152,7 +156,7 @@ function lineOf(entry: JournalEntry): string {
           ...(r.link !== undefined && { linkChosenAt: r.link.chosenAt, linkStartedAt: r.link.startedAt, linkExpiresAt: r.link.expiresAt }),
           ...(r.staticAddress !== undefined && { staticAddress: r.staticAddress }),
         };
-  return `${JSON.stringify({ trackId: entry.trackId, ...record, orderId: entry.orderId })}\n`;
+  return `${JSON.stringify({ trackId: entry.trackId, ...record, ...(entry.again === true && { again: true }), orderId: entry.orderId })}\n`;
 }
 
 export class SandboxJournal {
@@ -340,6 +344,8 @@ export class SandboxJournal {
     if (bytes === undefined) return 0;
     let lines = 0;
     for (let i = bytes.indexOf(NEWLINE); i !== -1; i = bytes.indexOf(NEWLINE, i + 1)) lines++;
+    // A payment recorded again is one payment, not two.
+    for (let i = bytes.indexOf(AGAIN); i !== -1; i = bytes.indexOf(AGAIN, i + 1)) lines--;
     return lines;
   }
 

@@ -122,7 +122,7 @@ export class PaymentStore {
 
   /** Records a payment created here again, after it changed (a payment link's payer acted): the journal's newest line for it wins. */
   update(payment: SandboxPayment): void {
-    if (this.journal !== undefined && !this.journal.append({ trackId: payment.trackId, orderId: payment.orderId, record: recordOf(payment) })) {
+    if (this.journal !== undefined && !this.journal.append({ trackId: payment.trackId, orderId: payment.orderId, record: recordOf(payment), again: true })) {
       this.unjournaled.add(payment.trackId);
     }
   }

@@ -188,5 +188,9 @@ describe('sandbox invoices', () => {
     later.clock.now = T0 + 12_000;
     const seen = info(later.gateway, id);
     expect([seen.status, seen.type, (seen.txs as JsonObject[])[0]?.currency]).toEqual(['paid', 'invoice', 'ETH']);
+    // Recorded four times (created, opened, chosen, paid), counted once: the history’s total is one payment.
+    expect(new SandboxJournal(file).read()).toHaveLength(4);
+    const history = json(serveOperation(later.gateway, 'paymentHistory', 'v1', {}, { merchant_api_key: 'mk' }).body).data as JsonObject;
+    expect([(history.list as JsonObject[]).length, (history.meta as JsonObject).total]).toEqual([1, 1]);
   });
 });
