@@ -135,6 +135,7 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
       'gw pay 0.00038127 BTC --life-time 30',
       'gw pay 25 USDT --sandbox --wait',
       'gw pay 25 USD --pay-currency USDT --order-id 1042 --reuse-if-exists --wait',
+      'gw pay 25 USD --pay-currency USDT --wait --receipt receipt-1042.txt --receipt-width 32',
       'gw pay 10 EUR --pay-currency BTC --json | jq -r .address',
     ],
     json: '{"trackId", "amount", "currency", "payAmount", "payCurrency", "network", "address", "memo", "orderId", …, "uri"} (amounts as exact decimal strings); with --wait, the final status fields too ("status", "gatewayStatus", "txID", "payDate"…, and what arrived: "received", "expected", "difference", "transactions")',

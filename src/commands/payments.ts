@@ -160,6 +160,7 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
       'gw payments --address TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe --all',
       'gw payments --since today',
       'gw payments --status paid --since 7d',
+      'gw payments --since this-month --format csv > payments.csv',
       'gw payments --since 2026-11-01 --until 2026-11-30 --all --json | jq -r ".payments[].trackId"',
     ],
     json: '{"payments": [{"trackId", "status", "gatewayStatus", "amount", …every field the gateway sent}], "page", "pages", "total", "complete"} (amounts as exact decimal strings; "pages" and "total" null when gw filtered the payments itself and stopped reading once it had the page; "complete" false, with exit 76, when the gateway\'s pages repeated, its counts were impossible or the reading stopped early); with --since/--until every page is read and "totals": {"count", "byState": {"paid": 3}, "asked": {"USD": "25.3"}, "received": {"USDT": "25"}, "unreported"} is added',
