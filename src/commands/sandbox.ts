@@ -22,7 +22,7 @@ import type { DeliveryLogEntry } from '../sandbox/notify.js';
 import { bindFailure } from '../cmdutil/bind-failure.js';
 import { DEFAULT_SETTLE_SECONDS, SETTLE_SECONDS } from '../sandbox/options.js';
 import { parseTriggerState, TRIGGER_STATES, type TriggerState } from '../sandbox/lifecycle.js';
-import { DEPOSIT_KINDS, type DepositKind } from '../sandbox/static-addresses.js';
+import { DEPOSIT_KINDS, type DepositKind } from '../sandbox/deposit-kinds.js';
 
 export interface SandboxCommandOptions {
   io: IOStreams;

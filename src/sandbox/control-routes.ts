@@ -6,7 +6,7 @@
 import type { GatewayReply } from './envelopes.js';
 import type { SandboxGateway } from './gateway.js';
 import { parseTriggerState, TRIGGER_STATES } from './lifecycle.js';
-import { DEPOSIT_KINDS } from './static-addresses.js';
+import { DEPOSIT_KINDS } from './deposit-kinds.js';
 import { notificationsOf, type DeliveryOutcome, type SandboxNotifications } from './notify.js';
 import { header, type Route, type SandboxRequest } from './routes.js';
 

@@ -18,6 +18,7 @@ import type { StaticAddressListAnswer } from '../operations/static-address-list.
 import type { RevokedAnswer } from '../operations/static-address-revoke.js';
 import { matchNetwork, type NetworkId } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
+import type { DepositKind } from './deposit-kinds.js';
 import { fail, ok, type Answer } from './envelopes.js';
 import { isHttpUrl, isPositive, readId, readInteger, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
 import { DEFAULT_SETTLE_SECONDS, expiresAt, type Outcome } from './lifecycle.js';
@@ -33,9 +34,6 @@ export interface SandboxStaticAddress extends StaticAddressRecord {
   revoked: boolean;
 }
 
-/** How a simulated payment to a fixed address goes: the whole amount, in two short parts, or after its expiry. */
-export const DEPOSIT_KINDS = ['full', 'partial', 'late'] as const;
-export type DepositKind = (typeof DEPOSIT_KINDS)[number];
 const OUTCOME: Readonly<Record<DepositKind, Outcome>> = { full: 'paid', partial: 'partial', late: 'late' };
 
 /** A simulated payment: how it goes, and what it is worth (25 USD in the network's first coin unless told). */
