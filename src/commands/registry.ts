@@ -33,6 +33,11 @@ export const COMMANDS: readonly CommandRow[] = [
     load: async () => (await import('./pay.js')).newCmdPay,
   },
   {
+    name: 'counter',
+    summary: "a till for the day on the full screen: amount, payment on the counter screen, next customer; the day's summary at the end",
+    load: async () => (await import('./counter.js')).newCmdCounter,
+  },
+  {
     name: 'invoice',
     summary: 'create a payment link (the payer chooses the coin on its page) and show it with a QR code',
     load: async () => (await import('./invoice.js')).newCmdInvoice,

@@ -19,6 +19,7 @@ import { loadColor, paletteFor, type Palette } from './palette.js';
 import type { Prompter } from './prompter.js';
 import { scrubSecrets, terminalSafe } from './sanitize.js';
 import { CLEAR_LINE, CLEAR_SCREEN, fitLiveLine, RedrawnBlock } from './screen.js';
+import { ENTER_ALT_SCREEN, type Key, LEAVE_ALT_SCREEN, parseKeys } from './keys.js';
 import type { InStream, OutStream } from './streams.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -371,6 +372,51 @@ export class IOStreams {
     if (!this.#liveLine) return;
     this.#liveLine = false;
     this.#write(this.options.stderr, CLEAR_LINE, false);
+  }
+
+  // --- Full screen (gw counter) -----------------------------------------------------------------
+
+  /**
+   * The terminal's keys, read raw (no echo, no line editing; Ctrl-C is a key, not a signal), given
+   * to `onKey` until the returned function is called, which leaves raw mode. Only where stdin is a
+   * terminal; elsewhere nothing is read.
+   */
+  readKeys(onKey: (key: Key) => void): () => void {
+    const stdin = this.#stdinStream();
+    if (stdin?.isTTY !== true || stdin.on === undefined) return () => undefined;
+    const listener = (chunk: unknown): void => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+      for (const key of parseKeys(text)) onKey(key);
+    };
+    stdin.setRawMode?.(true);
+    stdin.on('data', listener);
+    stdin.resume?.();
+    return () => {
+      stdin.off?.('data', listener);
+      stdin.setRawMode?.(false);
+      stdin.pause?.();
+    };
+  }
+
+  /** Calls `listener` when the terminal stdout is on changes size (SIGWINCH); returns the function that stops it. */
+  onResize(listener: () => void): () => void {
+    const stdout = this.options.stdout as unknown as { on?(event: 'resize', l: () => void): unknown; off?(event: 'resize', l: () => void): unknown };
+    if (!this.stdoutIsTTY || stdout.on === undefined) return () => undefined;
+    stdout.on('resize', listener);
+    return () => stdout.off?.('resize', listener);
+  }
+
+  /** Switches a terminal to its alternate screen (the shell's screen comes back untouched after leaveAltScreen). */
+  enterAltScreen(): void {
+    if (!this.canRedraw()) return;
+    this.out(ENTER_ALT_SCREEN);
+    this.#screen.forget();
+  }
+
+  leaveAltScreen(): void {
+    if (!this.canRedraw()) return;
+    this.out(LEAVE_ALT_SCREEN);
+    this.#screen.forget();
   }
 
   // --- Reading ----------------------------------------------------------------------------------

@@ -17,4 +17,10 @@ export interface InStream {
   isTTY?: boolean | undefined;
   /** The bytes piped in (a Readable is one): what readStdin and readInput read; a terminal's keys are read by the Prompter instead. */
   [Symbol.asyncIterator]?(): AsyncIterator<unknown>;
+  /** A terminal's keys, one at a time (IOStreams.readKeys): raw mode and the data events. */
+  setRawMode?(mode: boolean): unknown;
+  on?(event: 'data', listener: (chunk: unknown) => void): unknown;
+  off?(event: 'data', listener: (chunk: unknown) => void): unknown;
+  resume?(): unknown;
+  pause?(): unknown;
 }

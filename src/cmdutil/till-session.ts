@@ -1,0 +1,477 @@
+// gw counter's till, run: keys in, payments created and followed, screens drawn, until the day
+// ends. The prompt's keys and the ledger are till.ts (pure); the screens are
+// src/views/till-view.ts around the counter screen that gw pay shows (src/views/pay-view.ts).
+//
+// A sale: the amount and Enter build the same payment request as gw pay (order id generated once
+// per sale, or the one given), create it, show it on the counter screen and follow it with the
+// same wait (src/cmdutil/follow.ts, wait.ts: backoff, rate limits, a lost gateway kept polling)
+// until its final state, which stays until Enter or the hold time; then the next prompt.
+// A creation that failed after the request may have reached the gateway (ambiguousFailure) is
+// never sent again blindly: the order id is looked up first (retrying while the gateway is away);
+// a payment found is shown and followed, none found goes back to the prompt where Enter creates
+// the sale again under the same order id. The customer is never charged twice.
+import { ExitCode, GwError, UsageError } from '../errors.js';
+import type { GatewayClient, Payment, PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
+import type { IOStreams } from '../output/iostreams.js';
+import type { Key, KeySource } from '../output/keys.js';
+import { normalizeSymbol } from '../payment-uri/networks.js';
+import { CLEAR_LINE } from '../output/screen.js';
+import { parseTimestamp } from '../output/time.js';
+import type { PaymentUri } from '../payment-uri/index.js';
+import type { Clock } from '../util/clock.js';
+import { busyScreen, holdLine, promptScreen, recentScreen } from '../views/till-view.js';
+import { type PayView, printPayment, showEnding } from '../views/pay-view.js';
+import { expectedOfPayment, paymentUriOf, unpayableReason } from './created-payment.js';
+import { paymentFromInfo, paymentsOfOrder } from './existing-payment.js';
+import { followPayment } from './follow.js';
+import { ambiguousFailure, buildPaymentRequest, type PaymentRequestFlags } from './payment-request.js';
+import type { PreparedReceipt } from './receipts.js';
+import { EMPTY_PROMPT, followCommand, isOpen, promptKey, type PromptState, type Sale, saleCoin, type TillDefaults, TillLedger } from './till.js';
+import { failureKind, type WaitEnding, WAIT_POLICY, type WaitPolicy, type WaitProgress } from './wait.js';
+
+/** Where the till is, for a test (or a log) to follow. */
+export type TillPhase = 'prompt' | 'recent' | 'creating' | 'lookup' | 'showing' | 'final';
+
+export interface TillOptions {
+  io: IOStreams;
+  clock: Clock;
+  gateway: GatewayClient;
+  /** The terminal's keys. */
+  keys: KeySource;
+  /** Calls the listener when the terminal is resized; returns the function that stops it. */
+  onResize?: (listener: () => void) => () => void;
+  defaults: TillDefaults;
+  /** How long a final state stays before the next prompt (ms). */
+  holdMs: number;
+  /** A new order id for a sale that has none. */
+  newOrderId: () => string;
+  /** What every payment request carries besides the sale's terms (gw counter's flags). */
+  request?: Omit<PaymentRequestFlags, 'payCurrency' | 'network' | 'orderId'>;
+  /** Receipts: where they go, and how they are laid out (prepareReceipt: checked before the day starts). */
+  receipts?: PreparedReceipt;
+  /** The command's signal (SIGTERM, SIGINT from outside the terminal): the day ends at once. */
+  signal: AbortSignal;
+  policy?: Partial<WaitPolicy>;
+  /** Told of each phase entered, with the sale it concerns. */
+  observe?: (phase: TillPhase, sale?: Sale) => void;
+}
+
+export interface TillResult {
+  ledger: TillLedger;
+  /** Set when the day ended by a signal rather than by q or Ctrl-C at the prompt. */
+  stopped?: GwError;
+}
+
+type TillEvent = Key | { name: 'resize' };
+
+/** Keys (and resizes) as they come, taken one at a time. */
+class EventQueue {
+  readonly #events: TillEvent[] = [];
+  readonly #waiters: Array<(event: TillEvent) => void> = [];
+
+  push(event: TillEvent): void {
+    const waiter = this.#waiters.shift();
+    if (waiter !== undefined) waiter(event);
+    else this.#events.push(event);
+  }
+
+  /** The next event; rejects with the signal's reason when it aborts first (no event is lost then). */
+  next(signal: AbortSignal): Promise<TillEvent> {
+    const event = this.#events.shift();
+    if (event !== undefined) return Promise.resolve(event);
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const waiter = (e: TillEvent): void => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(e);
+      };
+      const onAbort = (): void => {
+        const i = this.#waiters.indexOf(waiter);
+        if (i >= 0) this.#waiters.splice(i, 1);
+        reject(signal.reason);
+      };
+      this.#waiters.push(waiter);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
+
+const cancelKey = (event: TillEvent): boolean =>
+  event.name === 'escape' || event.name === 'ctrl-c' || (event.name === 'char' && (event.ch === 'x' || event.ch === 'X'));
+
+const SHOWING_KEYS = 'Esc or Ctrl-C: back to the prompt (the payment stays open)';
+
+export async function runTill(options: TillOptions): Promise<TillResult> {
+  return new Till(options).run();
+}
+
+class Till {
+  readonly #o: TillOptions;
+  readonly #ledger = new TillLedger();
+  readonly #queue = new EventQueue();
+  readonly #policy: WaitPolicy;
+  /** What a resize redraws. */
+  #redraw: () => void = () => undefined;
+
+  constructor(options: TillOptions) {
+    this.#o = options;
+    this.#policy = { ...WAIT_POLICY, ...options.policy };
+  }
+
+  get #io(): IOStreams {
+    return this.#o.io;
+  }
+
+  async run(): Promise<TillResult> {
+    const stopKeys = this.#o.keys((key) => this.#queue.push(key));
+    const stopResize = this.#o.onResize?.(() => this.#queue.push({ name: 'resize' }));
+    try {
+      let prompt: PromptState = EMPTY_PROMPT;
+      for (;;) {
+        this.#drawPrompt(prompt);
+        const event = await this.#queue.next(this.#o.signal);
+        if (event.name === 'resize') {
+          this.#io.clearScreen();
+          continue;
+        }
+        const { state, action } = promptKey(prompt, event);
+        prompt = state;
+        if (action === 'end-day') return { ledger: this.#ledger };
+        if (action === 'create') {
+          prompt = await this.#sale(prompt);
+          this.#io.clearScreen();
+        }
+      }
+    } catch (error) {
+      if (!this.#o.signal.aborted) throw error;
+      const reason = this.#o.signal.reason;
+      return { ledger: this.#ledger, stopped: reason instanceof GwError ? reason : new GwError(ExitCode.INTERRUPTED, 'interrupted') };
+    } finally {
+      stopKeys();
+      stopResize?.();
+    }
+  }
+
+  #observe(phase: TillPhase, sale?: Sale): void {
+    this.#o.observe?.(phase, sale);
+  }
+
+  #screenInput() {
+    return { width: this.#io.width(), height: this.#io.height(), chalk: this.#io.chalk, sandbox: this.#io.sandbox };
+  }
+
+  /** A new phase: a cleared screen, then `draw` (again on every resize). */
+  #phase(draw: () => void): void {
+    this.#redraw = draw;
+    this.#io.clearScreen();
+    draw();
+  }
+
+  #drawPrompt(prompt: PromptState): void {
+    if (prompt.recent === true) {
+      this.#observe('recent');
+      this.#io.drawScreen(recentScreen({ ...this.#screenInput(), sales: this.#ledger.recent(this.#io.height()) }), { clear: true });
+      return;
+    }
+    this.#observe('prompt');
+    const sales = this.#ledger.sales;
+    this.#io.drawScreen(promptScreen({ ...this.#screenInput(), prompt, defaults: this.#o.defaults, sales: sales.length, open: sales.filter(isOpen).length }), {
+      clear: true,
+    });
+  }
+
+  #busy(what: string, lines: readonly string[], keys?: ReadonlyArray<readonly [string, string]>): void {
+    this.#phase(() => this.#io.drawScreen(busyScreen({ ...this.#screenInput(), what, lines, ...(keys && { keys }) }), { clear: true }));
+  }
+
+  /** The next key within `ms`, or undefined; resizes redraw the phase on the way. */
+  async #keyWithin(ms: number): Promise<Key | undefined> {
+    const until = this.#o.clock.now() + ms;
+    for (;;) {
+      const left = until - this.#o.clock.now();
+      if (left <= 0) return undefined;
+      const done = new AbortController();
+      const signal = AbortSignal.any([this.#o.signal, done.signal]);
+      const key = this.#queue.next(signal);
+      const timer = this.#o.clock.sleep(left, signal).then(() => undefined);
+      key.catch(() => undefined);
+      timer.catch(() => undefined);
+      try {
+        const event = await Promise.race([key, timer]);
+        if (event === undefined) return undefined;
+        if (event.name !== 'resize') return event;
+        this.#io.clearScreen();
+        this.#redraw();
+      } finally {
+        done.abort();
+      }
+    }
+  }
+
+  /** One sale, from Enter at the prompt to the next prompt. */
+  async #sale(prompt: PromptState): Promise<PromptState> {
+    const o = this.#o;
+    const retry = prompt.retry;
+    const amountText = retry?.amount ?? prompt.amount;
+    const coin = saleCoin(prompt, o.defaults);
+    const orderId = retry?.orderId ?? prompt.orderId ?? o.newOrderId();
+    const generated = retry?.generated ?? prompt.orderId === undefined;
+    let request: PaymentRequest;
+    try {
+      request = buildPaymentRequest(amountText, o.defaults.currency, {
+        ...o.request,
+        payCurrency: coin.payCurrency,
+        ...(coin.network !== undefined && { network: coin.network }),
+        orderId,
+      });
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return { ...prompt, message: { text: error.message.replace(/^<amount>/, 'the amount'), tone: 'error' } };
+    }
+    if (o.receipts !== undefined) {
+      try {
+        const { checkReceiptTarget } = await import('./receipts.js');
+        await checkReceiptTarget(o.receipts.target);
+      } catch (error) {
+        if (!(error instanceof GwError)) throw error;
+        return { ...prompt, message: { text: error.message, tone: 'error' } };
+      }
+    }
+    const terms = `${request.amount} ${request.currency} in ${request.payCurrency}${request.network === undefined ? '' : ` on ${request.network}`}`;
+    this.#observe('creating');
+    this.#busy('creating the payment', [`Creating the payment of ${terms}…`, `Order id: ${orderId}`]);
+    let payment: Payment;
+    try {
+      payment = await o.gateway.createPayment(request);
+    } catch (error) {
+      if (!(error instanceof GwError) || o.signal.aborted) throw error;
+      const judged = ambiguousFailure(error, request, this.#io.sandbox);
+      if (judged.payment === 'unknown') return this.#lookup(prompt, request, error, generated);
+      // Refused: nothing was created; the sale stays at the prompt to be corrected.
+      return { ...prompt, message: { text: `Not created: ${error.message}${error.hint === undefined ? '' : ` (${error.hint})`}`, tone: 'error' } };
+    }
+    const sale = this.#ledger.ring({
+      orderId,
+      trackId: payment.trackId.raw(),
+      amount: request.amount,
+      currency: request.currency,
+      payCurrency: request.payCurrency,
+      network: request.network,
+      at: o.clock.now(),
+      state: 'new',
+    });
+    return this.#show(sale, payment, { generated });
+  }
+
+  /**
+   * After an ambiguous failure: the order's payments, looked up until the gateway answers (Esc
+   * gives up). One found is shown and followed; none found goes back to the prompt, where Enter
+   * creates the sale again under the same order id.
+   */
+  async #lookup(prompt: PromptState, request: PaymentRequest, failure: GwError, generated: boolean): Promise<PromptState> {
+    const o = this.#o;
+    const orderId = request.orderId ?? '';
+    const sale = this.#ledger.ring({
+      orderId,
+      amount: request.amount,
+      currency: request.currency,
+      payCurrency: request.payCurrency,
+      network: request.network,
+      at: o.clock.now(),
+      state: 'not-confirmed',
+    });
+    const giveUp = (): PromptState => ({
+      amount: '',
+      message: {
+        text: `Order ${orderId} may have been created: it is listed as not confirmed at the end of the day. Look for it with ${followCommand(sale, this.#io.sandbox)} before charging this customer again.`,
+        tone: 'error',
+      },
+    });
+    const said = [
+      `The gateway did not confirm the payment of ${request.amount} ${request.currency}: ${failure.message}.`,
+      `It may have been created. Looking for order ${orderId} before anything else is created for this sale: the customer is never charged twice.`,
+      '',
+    ];
+    const keys = [['Esc', 'give up looking (the sale is listed as not confirmed)']] as const;
+    let delay = this.#policy.retryMs;
+    let problem: string | undefined;
+    for (;;) {
+      this.#observe('lookup', sale);
+      this.#busy('looking for the payment', [...said, problem === undefined ? 'Looking…' : `Looking again (the last look-up failed: ${problem})…`], keys);
+      try {
+        const found = await paymentsOfOrder(o.gateway, orderId);
+        if (found.incomplete !== undefined) throw new GwError(ExitCode.PROTOCOL, `the gateway's list of payments was incomplete: ${found.incomplete}`);
+        const newest = [...found.payments].sort((a, b) => createdAt(b) - createdAt(a))[0];
+        if (newest === undefined) {
+          return {
+            amount: '',
+            retry: { orderId, amount: prompt.retry?.amount ?? prompt.amount, generated, ...(saleOverride(prompt) && { coin: saleOverride(prompt) }) },
+            message: { text: `The gateway has no payment for order ${orderId}: it was not created.`, tone: 'info' },
+          };
+        }
+        const sameAmount = newest.amount === null || newest.amount.equals(request.amount);
+        const sameCurrency = newest.currency === null || normalizeSymbol(newest.currency.raw()) === request.currency;
+        if (!sameAmount || !sameCurrency) {
+          this.#ledger.update(orderId, { state: 'not-confirmed' });
+          return {
+            amount: '',
+            message: {
+              text: `Order ${orderId} already has payment ${newest.trackId.line(100)} for ${newest.amount ?? '?'} ${newest.currency?.line(20) ?? ''}, not ${request.amount} ${request.currency}: nothing more was created. Use another order id.`,
+              tone: 'error',
+            },
+          };
+        }
+        this.#ledger.update(orderId, { trackId: newest.trackId.raw(), state: newest.status, info: newest });
+        const note = `Found by its order id: created before; nothing new was created.`;
+        return this.#show(sale, paymentFromInfo(newest), { generated, initial: newest, note });
+      } catch (error) {
+        if (!(error instanceof GwError) || o.signal.aborted) throw error;
+        if (failureKind(error) === 'fatal') return giveUp();
+        problem = error.message;
+      }
+      const key = await this.#keyWithin(delay);
+      if (key !== undefined && (key.name === 'escape' || key.name === 'ctrl-c')) return giveUp();
+      delay = Math.min(delay * 2, this.#policy.maxRetryMs);
+    }
+  }
+
+  /** The payment on the counter screen, followed to its end (or until the merchant stops showing it). */
+  async #show(sale: Sale, payment: Payment, how: { generated: boolean; initial?: PaymentInfo; note?: string }): Promise<PromptState> {
+    const o = this.#o;
+    const io = this.#io;
+    const trackId = payment.trackId.raw();
+    const follow = followCommand(sale, io.sandbox);
+    const notPayable = (why: string): PromptState => ({
+      amount: '',
+      message: { text: `Payment ${trackId} was created, but ${why}: do not take payment for it. Check it: ${follow}`, tone: 'error' },
+    });
+    const unpayable = unpayableReason(payment);
+    if (unpayable !== undefined && how.initial === undefined) return notPayable(unpayable);
+    let uri: PaymentUri;
+    try {
+      uri = await paymentUriOf(payment);
+    } catch (error) {
+      if (!(error instanceof GwError)) throw error;
+      return notPayable(error.message);
+    }
+    const view: PayView = { io, clock: o.clock, qr: 'auto', qrOut: undefined, orderIdGenerated: how.generated, clear: true, redraw: true };
+    const notes = [...(how.note === undefined ? [] : [how.note]), SHOWING_KEYS];
+    this.#observe('showing', sale);
+    const draw = await printPayment(view, payment, uri, notes, how.initial !== undefined, true);
+    if (draw === undefined) throw new GwError(ExitCode.SOFTWARE, 'the counter screen cannot be drawn on this terminal');
+    let line = '… Checking the payment';
+    this.#redraw = () => draw(line);
+
+    const stop = new AbortController();
+    const signal = AbortSignal.any([o.signal, stop.signal]);
+    const watcher = (async () => {
+      for (;;) {
+        const event = await this.#queue.next(signal);
+        if (event.name === 'resize') {
+          io.clearScreen();
+          draw(line);
+        } else if (cancelKey(event)) {
+          stop.abort(new GwError(ExitCode.INTERRUPTED, 'stopped showing'));
+          return;
+        }
+      }
+    })().catch(() => undefined);
+    const expiresAt = parseTimestamp(payment.expiredAt)?.getTime();
+    const created = parseTimestamp(payment.createdAt)?.getTime();
+    let ending: WaitEnding;
+    try {
+      ending = await followPayment({
+        io,
+        clock: o.clock,
+        signal,
+        gateway: o.gateway,
+        trackId,
+        ...(how.initial !== undefined && { initial: how.initial }),
+        ...(expiresAt !== undefined && { expiresAt }),
+        ...(created !== undefined && { createdAt: created }),
+        ...(o.policy !== undefined && { policy: o.policy }),
+        expected: expectedOfPayment(payment),
+        screen: (statusLine, progress) => {
+          line = liveWords(statusLine, progress);
+          draw(line);
+        },
+      });
+    } finally {
+      stop.abort();
+      await watcher;
+    }
+    if (o.signal.aborted) throw o.signal.reason;
+    const info = ending.info;
+    if (info !== undefined) this.#ledger.update(sale.orderId, { info, state: info.status });
+    if (ending.kind === 'interrupted') {
+      return {
+        amount: '',
+        message: { text: `Payment ${trackId} is still ${info?.status ?? 'open'}: it is listed at the end of the day. Follow it: ${follow}`, tone: 'info' },
+      };
+    }
+    let receipt: string | undefined;
+    if (ending.kind === 'final' && o.receipts !== undefined) receipt = await this.#receipt(sale, ending.info);
+    // The final state, until Enter or the hold time.
+    this.#observe('final', sale);
+    const showFinal = (): void => {
+      showEnding(view, payment, uri, ending, draw, how.initial !== undefined);
+    };
+    showFinal();
+    this.#redraw = () => {
+      io.clearScreen();
+      showFinal();
+    };
+    await this.#hold();
+    const state = this.#ledger.sales.find((s) => s.orderId === sale.orderId)?.state ?? 'open';
+    const last = `Last sale: ${trackId}, ${request(sale)}, ${state}.`;
+    if (receipt !== undefined) return { amount: '', message: { text: `${last} ${receipt}`, tone: sale.receiptProblem === undefined ? 'info' : 'error' } };
+    return { amount: '', message: { text: isOpen(sale) ? `${last} Follow it: ${follow}` : last, tone: 'info' } };
+  }
+
+  /** Writes the sale's receipt; the words for the prompt. */
+  async #receipt(sale: Sale, info: PaymentInfo): Promise<string> {
+    const receipts = this.#o.receipts;
+    if (receipts === undefined) return '';
+    const { writeReceipt } = await import('./receipts.js');
+    try {
+      const file = await writeReceipt(receipts.target, info, { ...receipts.options, now: this.#o.clock.now(), sandbox: this.#io.sandbox });
+      this.#ledger.update(sale.orderId, { receipt: file });
+      return `Receipt: ${file}`;
+    } catch (error) {
+      if (!(error instanceof GwError)) throw error;
+      this.#ledger.update(sale.orderId, { receiptProblem: error.message });
+      return `Receipt NOT written: ${error.message}`;
+    }
+  }
+
+  /** The final state stays until Enter (or Esc, Ctrl-C) or the hold time; the line under it counts down. */
+  async #hold(): Promise<void> {
+    const until = this.#o.clock.now() + this.#o.holdMs;
+    for (;;) {
+      const left = until - this.#o.clock.now();
+      if (left <= 0) return;
+      this.#io.out(`${CLEAR_LINE}${holdLine(Math.ceil(left / 1000), this.#io.chalk)}`);
+      const key = await this.#keyWithin(Math.min(1000, left));
+      if (key !== undefined && (key.name === 'enter' || key.name === 'escape' || key.name === 'ctrl-c')) return;
+    }
+  }
+}
+
+/** The sale's amount in words: "25 USD in USDT". */
+function request(sale: Sale): string {
+  return `${sale.amount} ${sale.currency} in ${sale.payCurrency}`;
+}
+
+function createdAt(info: PaymentInfo): number {
+  return parseTimestamp(info.date)?.getTime() ?? 0;
+}
+
+function saleOverride(prompt: PromptState): PromptState['coin'] {
+  return prompt.retry?.coin ?? prompt.coin;
+}
+
+/** The state line on the counter screen; a lost gateway said plainly (the payment is kept, checks go on). */
+export function liveWords(statusLine: string, progress: WaitProgress): string {
+  if (progress.problem === undefined) return statusLine;
+  return `⚠ Gateway not answering: the payment is kept, gw keeps checking · ${progress.problem}`;
+}

@@ -1,0 +1,297 @@
+// gw counter's pure parts: the amount prompt (what each key does there) and the session's ledger
+// (every sale of the day and how it ended) with its summary. No I/O: till-session.ts runs the
+// till (keys, the gateway, the screen), src/views/till-view.ts draws what these hold.
+//
+// The till's states: prompt → creating → showing → final → prompt. A creation that failed after
+// the request may have reached the gateway goes to `lookup` (the sale's order id is looked up
+// before anything else is created for it) and from there to showing (found) or back to the
+// prompt, where Enter creates the same sale again under the same order id (not found).
+import { fundsArrived } from '../domain/arrival.js';
+import { isFinal, type PaymentState } from '../domain/payment-status.js';
+import type { PaymentInfo } from '../gateway/gateway.js';
+import { Decimal } from '../money/decimal.js';
+import type { Key } from '../output/keys.js';
+import { shellQuote } from '../output/sanitize.js';
+import { asciiUpperCase } from '../util/ascii.js';
+import { resumeCommand } from './wait.js';
+
+/** What every sale is charged in unless changed for one sale. */
+export interface TillDefaults {
+  /** The currency amounts are typed in (fiat or a coin). */
+  currency: string;
+  /** The coin the customer pays in. */
+  payCurrency: string;
+  /** Its network, when one is chosen (else the gateway's). */
+  network?: string | undefined;
+}
+
+/** A field edited at the prompt: the coin (then its network) or the order id of this sale. */
+export interface PromptField {
+  kind: 'coin' | 'network' | 'order';
+  text: string;
+  /** While editing the network: the coin chosen just before. */
+  coin?: string;
+}
+
+/** The amount prompt. */
+export interface PromptState {
+  /** The amount as typed. */
+  amount: string;
+  /** The coin (and network) for this sale only. */
+  coin?: { payCurrency: string; network?: string | undefined };
+  /** The order id for this sale (else one is generated). */
+  orderId?: string;
+  field?: PromptField;
+  /** The last payments of the session are shown instead of the prompt. */
+  recent?: boolean;
+  /** One line for the merchant: why Enter did nothing, what happened to the last sale. */
+  message?: { text: string; tone: 'error' | 'info' };
+  /** A sale whose creation was not confirmed and not found: Enter creates it again under its order id. */
+  retry?: { orderId: string; amount: string; generated: boolean; coin?: PromptState['coin'] };
+}
+
+export type PromptAction = 'none' | 'create' | 'end-day';
+
+/** The longest amount typed; the order id's limit is the gateway field's (parseOrderId). */
+const MAX_AMOUNT = 24;
+const MAX_FIELD = 60;
+
+export const EMPTY_PROMPT: PromptState = { amount: '' };
+
+/** What a key does at the prompt: the next prompt, and whether to create the sale or end the day. */
+export function promptKey(state: PromptState, key: Key): { state: PromptState; action: PromptAction } {
+  const stay = (next: PromptState): { state: PromptState; action: PromptAction } => ({ state: next, action: 'none' });
+  const { message: _message, ...quiet } = state;
+  if (state.recent === true) {
+    // Any key goes back to the prompt (never ends the day by accident).
+    const { recent: _recent, ...back } = quiet;
+    return stay(back);
+  }
+  if (state.field !== undefined) return fieldKey(quiet, state.field, key);
+  switch (key.name) {
+    case 'ctrl-c':
+    case 'ctrl-d':
+      return { state: quiet, action: 'end-day' };
+    case 'enter':
+      if (state.retry !== undefined || state.amount !== '') return { state: quiet, action: 'create' };
+      return stay({ ...quiet, message: { text: 'Type the amount first, then Enter.', tone: 'error' } });
+    case 'backspace':
+      return stay({ ...quiet, amount: state.amount.slice(0, -1) });
+    case 'escape': {
+      // Clears the sale: amount, coin and order id for this sale, a retry offered.
+      return stay({ amount: '' });
+    }
+    case 'char': {
+      const ch = key.ch;
+      if (/^[0-9]$/.test(ch) || ch === '.' || ch === ',') {
+        if (state.retry !== undefined) return stay({ ...quiet, message: { text: 'Enter creates the sale again; Esc drops it first.', tone: 'error' } });
+        const amount = state.amount + (ch === ',' ? '.' : ch);
+        if (amount.length > MAX_AMOUNT) return stay(quiet);
+        return stay({ ...quiet, amount });
+      }
+      const lower = ch.toLowerCase();
+      if (lower === 'q') return { state: quiet, action: 'end-day' };
+      if (lower === 'r') return stay({ ...quiet, recent: true });
+      if (state.retry !== undefined) return stay(quiet);
+      if (lower === 'c') return stay({ ...quiet, field: { kind: 'coin', text: '' } });
+      if (lower === 'o') return stay({ ...quiet, field: { kind: 'order', text: state.orderId ?? '' } });
+      return stay(quiet);
+    }
+    default:
+      return stay(quiet);
+  }
+}
+
+/** Editing a field: text, Backspace, Enter confirms, Escape leaves it unchanged. */
+function fieldKey(state: PromptState, field: PromptField, key: Key): { state: PromptState; action: PromptAction } {
+  const { field: _field, ...rest } = state;
+  const stay = (next: PromptState) => ({ state: next, action: 'none' as const });
+  switch (key.name) {
+    case 'escape':
+    case 'ctrl-c':
+      return stay(rest);
+    case 'backspace':
+      return stay({ ...rest, field: { ...field, text: field.text.slice(0, -1) } });
+    case 'char': {
+      if (field.text.length >= MAX_FIELD) return stay(state);
+      // A coin is letters, digits and dots; a network or order id any visible text.
+      if (field.kind === 'coin' && !/^[A-Za-z0-9.]$/.test(key.ch)) return stay(state);
+      return stay({ ...rest, field: { ...field, text: field.text + key.ch } });
+    }
+    case 'enter': {
+      const text = field.text.trim();
+      if (field.kind === 'order') {
+        const { orderId: _o, ...without } = rest;
+        return stay(text === '' ? without : { ...rest, orderId: text });
+      }
+      if (field.kind === 'coin') {
+        // No coin: back to the day's coin.
+        if (text === '') {
+          const { coin: _c, ...without } = rest;
+          return stay(without);
+        }
+        return stay({ ...rest, field: { kind: 'network', text: '', coin: asciiUpperCase(text) } });
+      }
+      const coin = field.coin ?? '';
+      return stay({ ...rest, coin: { payCurrency: coin, ...(text !== '' && { network: text }) } });
+    }
+    default:
+      return stay(state);
+  }
+}
+
+/** The coin and network of the sale at the prompt: this sale's, else the day's. */
+export function saleCoin(state: PromptState, defaults: TillDefaults): { payCurrency: string; network?: string | undefined } {
+  const coin = state.retry?.coin ?? state.coin;
+  if (coin !== undefined) return coin;
+  return { payCurrency: defaults.payCurrency, ...(defaults.network !== undefined && { network: defaults.network }) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The session's ledger
+
+/**
+ * How a sale stands: a payment state from the gateway (final or still open), or `not-confirmed`
+ * when its creation was not confirmed and it could not be found (it may exist).
+ */
+export type SaleState = PaymentState | 'not-confirmed';
+
+export interface Sale {
+  orderId: string;
+  /** Set once the payment is known to exist. */
+  trackId?: string;
+  amount: Decimal;
+  currency: string;
+  payCurrency: string;
+  network?: string | undefined;
+  /** When the sale was rung up (ms). */
+  at: number;
+  state: SaleState;
+  /** The gateway's last answer about it. */
+  info?: PaymentInfo;
+  /** The receipt written for it. */
+  receipt?: string;
+  /** Why its receipt could not be written (one line). */
+  receiptProblem?: string;
+}
+
+export class TillLedger {
+  readonly #sales: Sale[] = [];
+
+  /** Every sale, oldest first. */
+  get sales(): readonly Sale[] {
+    return this.#sales;
+  }
+
+  /** A new sale, or the same order's sale again (a retried creation): never two rows for one order. */
+  ring(sale: Sale): Sale {
+    const existing = this.#sales.find((s) => s.orderId === sale.orderId);
+    if (existing !== undefined) {
+      Object.assign(existing, { ...sale, at: existing.at });
+      return existing;
+    }
+    this.#sales.push(sale);
+    return sale;
+  }
+
+  update(orderId: string, patch: Partial<Omit<Sale, 'orderId'>>): void {
+    const sale = this.#sales.find((s) => s.orderId === orderId);
+    if (sale !== undefined) Object.assign(sale, patch);
+  }
+
+  /** The last `n` sales, newest first. */
+  recent(n: number): Sale[] {
+    return this.#sales.slice(-n).reverse();
+  }
+}
+
+/** A sale that is not in a final state, and the command that follows it. */
+export interface OpenSale {
+  sale: Sale;
+  command: string;
+}
+
+export interface TillSummary {
+  count: number;
+  /** Per state (in a fixed order), the sales and the amounts asked per currency. */
+  byState: Array<{ state: SaleState; count: number; asked: Map<string, Decimal> }>;
+  /** Per currency, the sales and the amounts asked. */
+  asked: Map<string, { count: number; total: Decimal }>;
+  /** Per coin, what arrived (the payments' transactions, exact sums: src/domain/arrival.ts). */
+  arrived: Map<string, Decimal>;
+  /** Of `arrived`, what was not confirmed yet, per coin. */
+  unconfirmed: Map<string, Decimal>;
+  /** Sales whose arrival the gateway did not report (the legacy inquiry), though something may have. */
+  arrivalUnreported: number;
+  open: OpenSale[];
+  /** One line per receipt that could not be written. */
+  receiptsNotWritten: string[];
+}
+
+const STATE_ORDER: readonly SaleState[] = [
+  'paid',
+  'underpaid',
+  'late',
+  'expired',
+  'failed',
+  'refunding',
+  'refunded',
+  'confirming',
+  'waiting',
+  'new',
+  'unknown',
+  'not-confirmed',
+];
+
+function addTo(map: Map<string, Decimal>, key: string, amount: Decimal): void {
+  const before = map.get(key);
+  map.set(key, before === undefined ? amount : before.plus(amount));
+}
+
+/** Whether a sale still needs following: not in a final state (refunding goes on). */
+export function isOpen(sale: Sale): boolean {
+  return sale.state === 'not-confirmed' || !isFinal(sale.state);
+}
+
+/** The command that finds or follows an open sale. */
+export function followCommand(sale: Sale, sandbox: boolean): string {
+  if (sale.trackId !== undefined) return resumeCommand(sale.trackId, sandbox);
+  return `gw payments --order-id ${shellQuote(sale.orderId)}${sandbox ? ' --sandbox' : ''}`;
+}
+
+/** The day in numbers: exact Decimal sums, nothing converted. */
+export function summarize(ledger: TillLedger, sandbox: boolean): TillSummary {
+  const sales = ledger.sales;
+  const asked = new Map<string, { count: number; total: Decimal }>();
+  const arrived = new Map<string, Decimal>();
+  const unconfirmed = new Map<string, Decimal>();
+  const byState = new Map<SaleState, { count: number; asked: Map<string, Decimal> }>();
+  let arrivalUnreported = 0;
+  for (const sale of sales) {
+    const row = asked.get(sale.currency) ?? { count: 0, total: Decimal.fromLiteral('0') as Decimal };
+    asked.set(sale.currency, { count: row.count + 1, total: row.total.plus(sale.amount) });
+    const state = byState.get(sale.state) ?? { count: 0, asked: new Map<string, Decimal>() };
+    state.count++;
+    addTo(state.asked, sale.currency, sale.amount);
+    byState.set(sale.state, state);
+    const arrival = sale.info?.arrival;
+    if (arrival === undefined) continue;
+    if (arrival.received === null) {
+      if (fundsArrived(arrival) || sale.state === 'paid' || sale.state === 'underpaid') arrivalUnreported++;
+      continue;
+    }
+    for (const [coin, amount] of arrival.received) addTo(arrived, coin, amount);
+    for (const [coin, amount] of arrival.unconfirmed) addTo(unconfirmed, coin, amount);
+  }
+  const ordered = [...byState].sort(([a], [b]) => STATE_ORDER.indexOf(a) - STATE_ORDER.indexOf(b));
+  return {
+    count: sales.length,
+    byState: ordered.map(([state, row]) => ({ state, ...row })),
+    asked,
+    arrived,
+    unconfirmed,
+    arrivalUnreported,
+    open: sales.filter(isOpen).map((sale) => ({ sale, command: followCommand(sale, sandbox) })),
+    receiptsNotWritten: sales.flatMap((sale) => (sale.receiptProblem === undefined ? [] : [sale.receiptProblem])),
+  };
+}

@@ -1,0 +1,351 @@
+// gw counter in process: the till driven by scripted keystrokes (delivered when the till reaches
+// a phase), against the embedded sandbox (its order-id endings choose each outcome) or a fake
+// gateway (an ambiguous creation failure). A ManualClock drives the sandbox and the waits.
+import { describe, expect, it } from 'vitest';
+import { counterRun, type CounterOptions } from '../../src/commands/counter.js';
+import type { TillPhase } from '../../src/cmdutil/till-session.js';
+import { createFactory } from '../../src/cmdutil/factory.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { ExitCode, GwError } from '../../src/errors.js';
+import type { GatewayClient, PaymentInfo } from '../../src/gateway/gateway.js';
+import { IOStreams } from '../../src/output/iostreams.js';
+import { LEAVE_ALT_SCREEN, parseKeys, type KeySource } from '../../src/output/keys.js';
+import { ManualClock } from '../../src/util/clock.js';
+import { emptyDir, runGw } from '../support/cli.js';
+import { FakeGateway, paymentInfoOf, tronPayment } from '../support/fake-gateway.js';
+import { VirtualTerminal } from '../support/terminal.js';
+
+const T0 = Date.UTC(2026, 10, 25, 9, 0, 0);
+
+/** Keys typed when the till reaches a phase: each step once, in order. */
+class ScriptedKeys {
+  readonly phases: TillPhase[] = [];
+  #onKey: ((key: ReturnType<typeof parseKeys>[number]) => void) | undefined;
+  #next = 0;
+
+  constructor(private readonly steps: ReadonlyArray<readonly [TillPhase, string]>) {}
+
+  readonly source: KeySource = (onKey) => {
+    this.#onKey = onKey;
+    return () => {
+      this.#onKey = undefined;
+    };
+  };
+
+  observe = (phase: TillPhase): void => {
+    this.phases.push(phase);
+    const step = this.steps[this.#next];
+    if (step === undefined || step[0] !== phase) return;
+    this.#next++;
+    for (const key of parseKeys(step[1])) this.#onKey?.(key);
+  };
+
+  get done(): boolean {
+    return this.#next === this.steps.length;
+  }
+}
+
+interface Run {
+  exit: number;
+  /** The normal screen after the day: what is written after leaving the alternate screen. */
+  summary: string;
+  stdout: string;
+  keys: ScriptedKeys;
+  clock: ManualClock;
+}
+
+async function run(
+  steps: ReadonlyArray<readonly [TillPhase, string]>,
+  options: { orderIds?: string[]; gateway?: GatewayClient; env?: Record<string, string>; flags?: CounterOptions['flags'] } = {},
+): Promise<Run> {
+  const home = emptyDir('gw-counter-');
+  const t = IOStreams.test({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, width: 80, height: 24, color: false, env: { HOME: home } });
+  const clock = new ManualClock(T0);
+  const f = createFactory({ io: t.io, env: { HOME: home }, cwd: home, home, interrupt: new AbortController().signal, clock });
+  f.applyGlobals({ sandbox: options.gateway === undefined });
+  const keys = new ScriptedKeys(steps);
+  const ids = [...(options.orderIds ?? [])];
+  let generated = 0;
+  let exit = 0;
+  try {
+    await counterRun({
+      io: t.io,
+      clock,
+      gateway: options.gateway === undefined ? () => f.gateway() : async () => options.gateway as GatewayClient,
+      config: options.gateway === undefined ? () => f.config() : async () => resolveConfig({ flags: {}, env: options.env ?? {}, layers: [] }),
+      flags: options.flags ?? {},
+      signal: f.signal,
+      releaseDeadline: () => f.releaseDeadline(),
+      newOrderId: () => ids.shift() ?? `gw-20261125-090000-${String(++generated).padStart(4, '0')}`,
+      keys: keys.source,
+      observe: keys.observe,
+    });
+  } catch (error) {
+    if (!(error instanceof GwError)) throw error;
+    exit = error.exitCode;
+  } finally {
+    await f.close();
+  }
+  const stdout = t.stdout();
+  const at = stdout.lastIndexOf(LEAVE_ALT_SCREEN);
+  return { exit, summary: at < 0 ? '' : stdout.slice(at + LEAVE_ALT_SCREEN.length), stdout, keys, clock };
+}
+
+const ENTER = '\r';
+const ESC = '\u001b';
+const CTRL_C = '\u0003';
+
+describe('gw counter: a morning at the till (sandbox)', () => {
+  it('four customers — paid, underpaid (-partial), expired, one not waited for — then q: exit 0 and the summary in exact numbers', async () => {
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['final', ENTER],
+        ['prompt', `10${ENTER}`],
+        ['final', ENTER],
+        ['prompt', `5${ENTER}`],
+        ['final', ENTER],
+        ['prompt', `7,5${ENTER}`],
+        ['showing', ESC],
+        ['prompt', 'q'],
+      ],
+      { orderIds: ['sale-1', 'sale-2-partial', 'sale-3-expire', 'sale-4'] },
+    );
+    expect(r.keys.done).toBe(true);
+    expect(r.exit).toBe(0);
+    // Each sale went prompt → creating → showing, three of them to a final state.
+    expect(r.keys.phases.filter((p) => p === 'creating')).toHaveLength(4);
+    expect(r.keys.phases.filter((p) => p === 'final')).toHaveLength(3);
+    const s = r.summary;
+    expect(s).toContain('4 sales');
+    expect(s).toMatch(/^paid +1 +25 USDT$/m);
+    expect(s).toMatch(/^underpaid +1 +10 USDT$/m);
+    expect(s).toMatch(/^expired +1 +5 USDT$/m);
+    expect(s).toMatch(/^(waiting|new) +1 +7\.5 USDT$/m);
+    expect(s).toContain('Asked:   47.5 USDT (4)');
+    // 25 paid in full, and 50 % + 40 % of 10 for the -partial sale: 34 USDT arrived.
+    expect(s).toContain('Arrived: 34 USDT');
+    expect(s).toMatch(/Still open \(1\):/);
+    expect(s).toMatch(/gw status \d{9} --wait --sandbox/);
+    // The day's screens were on the alternate screen; the summary is on the normal one.
+    expect(r.stdout.startsWith('\u001b[?1049h')).toBe(true);
+  });
+
+  it('the final state stays until the hold time when nobody presses Enter, counting down', async () => {
+    const r = await run(
+      [
+        ['prompt', `3${ENTER}`],
+        ['final', ''],
+        ['prompt', 'q'],
+      ],
+      { orderIds: ['hold-1'] },
+    );
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toContain('the prompt comes back in 10 s');
+    expect(r.stdout).toContain('the prompt comes back in 1 s');
+    expect(r.summary).toMatch(/^paid +1 +3 USDT$/m);
+  });
+
+  it('c changes the coin for one sale only; o gives the sale an order id; r lists the last payments', async () => {
+    const r = await run([
+      ['prompt', `c${'btc'}${ENTER}${ENTER}o${'table-7-partial'}${ENTER}2${ENTER}`],
+      ['final', ENTER],
+      ['prompt', `r`],
+      ['recent', 'x'],
+      ['prompt', 'q'],
+    ]);
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toContain('paid in BTC (this sale only)');
+    expect(r.stdout).toMatch(/Order ID +table-7-partial/);
+    expect(r.stdout).toMatch(/Pay exactly 0\.\d+ BTC/);
+    // After the sale the day's coin is back.
+    const screens = r.stdout.split('\u001b[H\u001b[2J');
+    expect(screens.at(-1)).toContain('paid in USDT');
+    expect(r.stdout).toMatch(/Time +Track ID +Amount +Coin +State/);
+    expect(r.summary).toMatch(/^underpaid +1 +2 USDT$/m);
+  });
+
+  it('Ctrl-C while a payment is shown goes back to the prompt; Ctrl-C at the prompt ends the day (exit 0)', async () => {
+    const r = await run(
+      [
+        ['prompt', `4${ENTER}`],
+        ['showing', CTRL_C],
+        ['prompt', CTRL_C],
+      ],
+      { orderIds: ['ctrl-1'] },
+    );
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toMatch(/Payment \d{9} is still \w+: it is listed at the end of the day/);
+    expect(r.summary).toMatch(/Still open \(1\)/);
+  });
+
+  it('a bad amount stays at the prompt with one line, and nothing is created', async () => {
+    const r = await run([
+      ['prompt', `1.2.3${ENTER}`],
+      ['prompt', 'q'],
+    ]);
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toContain('the amount must be a plain positive decimal');
+    expect(r.keys.phases).not.toContain('creating');
+    expect(r.summary).toContain('No sales.');
+  });
+
+  it('fits 80×24: the prompt on a virtual terminal shows the currency, coin and keys without wrapping', async () => {
+    const r = await run([['prompt', 'q']], { flags: { currency: 'EUR', payCurrency: 'USDT', network: 'Tron Network' } });
+    const prompt = r.stdout.slice(0, r.stdout.indexOf(LEAVE_ALT_SCREEN));
+    const term = new VirtualTerminal(80, 24).write(prompt);
+    const text = term.text();
+    expect(text).toContain('Charge in EUR, paid in USDT on Tron Network');
+    expect(text).toContain('q end the day');
+    expect(term.scrollback).toHaveLength(0);
+  });
+});
+
+describe('gw counter: a creation that may have reached the gateway is looked up, never sent twice', () => {
+  const S = Math.floor(T0 / 1000);
+  const info = (status: string, extra: Record<string, unknown> = {}): PaymentInfo =>
+    paymentInfoOf({
+      status,
+      amount: '25',
+      currency: 'USDT',
+      payAmount: '25',
+      payCurrency: 'USDT',
+      network: 'Tron Network',
+      address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
+      orderId: 'amb-1',
+      date: S,
+      expiredAt: S + 3600,
+      ...extra,
+    });
+  const reset = new GwError(ExitCode.UNAVAILABLE, 'the connection was reset after the request was sent');
+
+  it('found by its order id: shown and followed to PAID; exactly one create', async () => {
+    const gateway = new FakeGateway({
+      payment: reset,
+      page: { payments: [info('Waiting')], page: 1, pages: 1, total: 1 },
+      info: info('Paid', { txID: 'ab12', payDate: S + 9 }),
+    });
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['final', ENTER],
+        ['prompt', 'q'],
+      ],
+      { gateway, orderIds: ['amb-1'], env: { GATEWAY_COUNTER_CURRENCY: 'USDT' } },
+    );
+    expect(r.exit).toBe(0);
+    expect(gateway.calls.filter((c) => c.method === 'createPayment')).toHaveLength(1);
+    expect(r.keys.phases).toContain('lookup');
+    expect(r.stdout).toContain('It may have been created. Looking for order amb-1');
+    expect(r.stdout).toContain('Found by its order id: created');
+    expect(r.summary).toMatch(/^paid +1 +25 USDT$/m);
+    expect(r.summary).toContain('1 sale');
+  });
+
+  it('the look-up itself fails while the gateway is away: it is retried, then finds the payment', async () => {
+    let lookups = 0;
+    const gateway = new FakeGateway({
+      payment: reset,
+      page: () => {
+        if (++lookups < 3) throw new GwError(ExitCode.UNAVAILABLE, 'could not reach the gateway');
+        return { payments: [info('Waiting')], page: 1, pages: 1, total: 1 };
+      },
+      info: info('Paid', { txID: 'ab12', payDate: S + 9 }),
+    });
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['final', ENTER],
+        ['prompt', 'q'],
+      ],
+      { gateway, orderIds: ['amb-1'], env: { GATEWAY_COUNTER_CURRENCY: 'USDT' } },
+    );
+    expect(r.exit).toBe(0);
+    expect(lookups).toBe(3);
+    expect(r.stdout).toContain('Looking again (the last look-up failed: could not reach the gateway)');
+    expect(gateway.calls.filter((c) => c.method === 'createPayment')).toHaveLength(1);
+    expect(r.summary).toMatch(/^paid +1 +25 USDT$/m);
+  });
+
+  it('not found: back at the prompt, Enter creates the sale again under the same order id', async () => {
+    let creates = 0;
+    const gateway = new FakeGateway({
+      payment: () => {
+        if (++creates === 1) throw reset;
+        return tronPayment(T0, { orderId: 'amb-1' });
+      },
+      page: { payments: [], page: 1, pages: 1, total: 0 },
+      info: info('Paid', { txID: 'ab12', payDate: S + 9 }),
+    });
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['prompt', ENTER],
+        ['final', ENTER],
+        ['prompt', 'q'],
+      ],
+      { gateway, orderIds: ['amb-1', 'never-used'], env: { GATEWAY_COUNTER_CURRENCY: 'USDT' } },
+    );
+    expect(r.exit).toBe(0);
+    const created = gateway.calls.filter((c) => c.method === 'createPayment').map((c) => (c.args[0] as { orderId: string }).orderId);
+    expect(created).toEqual(['amb-1', 'amb-1']);
+    // The look-up came between the two.
+    expect(gateway.calls.map((c) => c.method).slice(0, 3)).toEqual(['createPayment', 'payments', 'createPayment']);
+    expect(r.stdout).toContain('The gateway has no payment for order amb-1: it was not created.');
+    expect(r.summary).toMatch(/^paid +1 +25 USDT$/m);
+    expect(r.summary).toContain('1 sale');
+  });
+
+  it('Esc while looking: the sale is listed as not confirmed with the command that finds it; nothing created again', async () => {
+    const gateway = new FakeGateway({ payment: reset, page: new GwError(ExitCode.UNAVAILABLE, 'could not reach the gateway') });
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['lookup', ESC],
+        ['prompt', 'q'],
+      ],
+      { gateway, orderIds: ['amb-1'], env: { GATEWAY_COUNTER_CURRENCY: 'USDT' } },
+    );
+    expect(r.exit).toBe(0);
+    expect(gateway.calls.filter((c) => c.method === 'createPayment')).toHaveLength(1);
+    expect(r.summary).toMatch(/^not confirmed +1 +25 USDT$/m);
+    expect(r.summary).toContain('gw payments --order-id amb-1');
+  });
+
+  it('a refusal created nothing: the sale stays at the prompt with the reason', async () => {
+    const gateway = new FakeGateway({ payment: new GwError(ExitCode.DATA, 'the gateway refused it: invalid currency', { result: 101 }) });
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['prompt', 'q'],
+      ],
+      { gateway, env: { GATEWAY_COUNTER_CURRENCY: 'USDT' } },
+    );
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toContain('Not created: the gateway refused it: invalid currency');
+    expect(gateway.calls.map((c) => c.method)).toEqual(['createPayment']);
+    expect(r.summary).toContain('No sales.');
+  });
+});
+
+describe('gw counter: refusals before the screen changes', () => {
+  it('without a terminal: exit 64, one line, nothing drawn', async () => {
+    const r = await runGw(['counter', '--sandbox']);
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toMatch(/^gw: gw counter needs a terminal: stdin is not one\nhint: /);
+    expect(r.stdout).toBe('');
+  });
+
+  it('no currency outside the sandbox: exit 64 naming the flag and the setting', async () => {
+    const gateway = new FakeGateway({});
+    const r = await run([], { gateway });
+    expect(r.exit).toBe(64);
+    expect(gateway.calls).toHaveLength(0);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a fiat pay currency is refused', async () => {
+    const r = await run([], { gateway: new FakeGateway({}), flags: { currency: 'EUR', payCurrency: 'usd' } });
+    expect(r.exit).toBe(64);
+  });
+});
