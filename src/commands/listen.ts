@@ -20,6 +20,7 @@ import { amountsWords, type Arrival } from '../domain/arrival.js';
 import { notificationArrival } from '../domain/notification-arrival.js';
 import type { Amount } from '../notifications/decode.js';
 import type { ListenerLimits, ListenerOptions, Receipt } from '../notifications/listener.js';
+import type { CatchUpSetup } from '../cmdutil/catch-up.js';
 
 export interface ListenOptions {
   io: IOStreams;
@@ -40,6 +41,8 @@ export interface ListenOptions {
   bodyLimit?: number;
   /** Time and connection limits (tests make them small). */
   limits?: Partial<ListenerLimits>;
+  /** --catch-up: what catching up on start needs (src/cmdutil/catch-up.ts). */
+  catchUp?: () => Promise<CatchUpSetup>;
 }
 
 interface ListenFlags {
@@ -49,6 +52,7 @@ interface ListenFlags {
   forwardTo?: string;
   forwardUnverified?: boolean;
   forwardTimeout: string;
+  catchUp?: boolean;
 }
 
 export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<void> = listenRun): Command {
@@ -62,6 +66,7 @@ export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<
     )
     .option('--forward-unverified', 'also relay notifications that do not verify, marked with the header X-Gw-Unverified: <reason>')
     .option('--forward-timeout <seconds>', 'how long the application may take to answer', '10')
+    .option('--catch-up', 'on start, deliver each payment state change the gateway history shows that this receiver missed (marked X-Gw-Recovered: 1)')
     .action((_flags: unknown, cmd: Command) => {
       const flags = cmd.opts<ListenFlags>();
       if (flags.forwardUnverified === true && flags.forwardTo === undefined) throw new UsageError('--forward-unverified needs --forward-to <url>');
@@ -76,6 +81,7 @@ export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<
         host: parseHost(flags.host),
         port: parsePort(flags.port),
         path: parsePath(flags.path),
+        ...(flags.catchUp === true && { catchUp: async () => (await import('../cmdutil/catch-up.js')).catchUpSetup(f) }),
         ...(flags.forwardTo !== undefined && {
           forward: {
             url: parseHttpUrl(flags.forwardTo, '--forward-to'),
@@ -140,6 +146,7 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
   const hinted = new Set<string>();
 
   const stats = { received: 0, verified: 0, notRecorded: 0 };
+  let live: ((receipt: Receipt) => void) | undefined;
   const format = receiptFormatter(io);
   // The output is gone (the reader of stdout went away, the disk is full): every notification from
   // now on is answered 503, and gw listen stops with exit 74.
@@ -211,7 +218,9 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
           io.err(`hint: ${hint}\n`);
         }
       }
-      return record(format(receipt), receipt.httpStatus === 200);
+      const recorded = record(format(receipt), receipt.httpStatus === 200);
+      // --catch-up: a notification recorded and answered 200 is remembered, never caught up again.
+      return live === undefined || receipt.httpStatus !== 200 || !receipt.verified ? recorded : recorded.then(() => live?.(receipt));
     },
   };
   const where = `${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
@@ -260,6 +269,16 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
             : `Relaying ${opts.forward.unverified ? 'every notification (unverified ones marked X-Gw-Unverified)' : 'verified notifications'} to ${opts.forward.url.href}\n`) +
           'Press Ctrl-C to stop.',
       );
+    }
+    if (opts.catchUp !== undefined) {
+      const { listenCatchUp } = await import('../cmdutil/catch-up.js');
+      live = await listenCatchUp(opts.catchUp, {
+        io,
+        merchantKey: configured.merchant?.value,
+        now: () => opts.clock.now(),
+        record: (line) => record(line, false),
+        ...(forward !== undefined && { forward: { url: forward.url, timeoutMs: forward.timeoutMs, ...(forward.proxy && { proxy: forward.proxy }), secrets: io.secrets } }),
+      });
     }
     await new Promise<void>((resolve) => {
       onOutputFailure = resolve;

@@ -13,6 +13,7 @@ import { parseHttpUrl, parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
+import { parseSeconds, parseWhen } from '../cmdutil/time-args.js';
 import { configuredKeys, repeatedKeysText, type NotificationKeySettings } from '../cmdutil/notifications.js';
 import { isFiat } from '../domain/payment-rules.js';
 import { fractionDigits, multiplyRounded, parsePositiveDecimal } from '../money/decimal.js';
@@ -189,11 +190,35 @@ export function newCmdWebhook(
       'With --json the document is printed on each of these exits; "error" says what went wrong (null when it answered), and fields not known yet are null.',
   });
 
+  const replay = new Command('replay')
+    .description("deliver the payment state changes the gateway's history shows and this receiver missed (signed as the gateway signs, marked X-Gw-Recovered: 1), each once")
+    .requiredOption('--since <when>', 'payments created from: 2026-11-01, today, yesterday, this-month, 2026-11-01T14:30, or a duration ago (2h, 7d)')
+    .option('--until <when>', 'payments created up to (default now)')
+    .option('--forward-to <url>', 'POST each one to your application (else: printed on stdout, the body in --json)')
+    .option('--forward-timeout <seconds>', 'how long the application may take to answer each', '10')
+    .action(async (flags: { since: string; until?: string; forwardTo?: string; forwardTimeout: string }) => {
+      const now = f.clock.now();
+      const since = parseWhen(flags.since, '--since', now);
+      const until = flags.until === undefined ? undefined : parseWhen(flags.until, '--until', now, true);
+      if (until !== undefined && until < since) throw new UsageError('--until is before --since');
+      const forward = flags.forwardTo === undefined ? undefined : { url: parseHttpUrl(flags.forwardTo, '--forward-to'), timeoutMs: parseSeconds(flags.forwardTimeout, '--forward-timeout') };
+      const { webhookReplayRun } = await import('../cmdutil/catch-up.js');
+      return webhookReplayRun(f, { since, ...(until !== undefined && { until }), ...(forward !== undefined && { forward }) });
+    });
+  withHelp(replay, {
+    examples: ['gw webhook replay --since 2h --forward-to http://127.0.0.1:3000/hooks', 'gw webhook replay --since yesterday --json'],
+    json: 'one line per recovered notification: {"event": "recovered", "recovered": true, "time", "eventId", "trackId", "status", "type", "style", "orderId", "delivered", "body", "forward": {"status", "error"} | null}',
+    notes:
+      'What was delivered (and what gw listen --catch-up saw) is kept per profile in the state folder, so a change is delivered once. ' +
+      'Exit codes: 0 every missed change delivered, 64 usage, 69 --forward-to did not take some (the next run sends them), 76 the history was incomplete, 78 no merchant key.',
+  });
+
   return new Command('webhook')
     .addCommand(verify)
     .addCommand(send)
+    .addCommand(replay)
     .action(() => {
-      throw new UsageError('gw webhook needs a subcommand: verify or send', 'see gw webhook --help');
+      throw new UsageError('gw webhook needs a subcommand: verify, send or replay', 'see gw webhook --help');
     });
 }
 
