@@ -68,6 +68,8 @@ function printedUri(screen: string): string {
 }
 
 const PAY = 'gw pay 0.0005 BTC --sandbox --qr';
+/** A fixed address: its QR holds a coin URI without an amount (gw address new). */
+const ADDRESS = 'gw address new --network "Bitcoin Network" --sandbox --qr';
 
 /**
  * The screen with the counter screen's text beside the code cut away, as a phone framing the code
@@ -115,6 +117,9 @@ describe.skipIf(!hasTmux)('the QR in a real terminal', () => {
     ['into a pipe', `${PAY} | cat`, ['dark']],
     ['into a pipe, --qr-theme light', `${PAY} --qr-theme light | cat`, ['light']],
     ['into a pipe, LANG=C, --qr-theme light', `LANG=C ${PAY} --qr-theme light | cat`, ['light']],
+    ['a fixed address', ADDRESS, ['dark', 'light']],
+    ['a fixed address, NO_COLOR=1', `NO_COLOR=1 ${ADDRESS}`, ['dark', 'light']],
+    ['a fixed address into a pipe', `${ADDRESS} | cat`, ['dark']],
   ] as const)(
     '%s: scans on the %j theme(s), and only there',
     async (_name, command, themes) => {
