@@ -19,6 +19,7 @@ import { loadColor, paletteFor, type Palette } from './palette.js';
 import type { Prompter } from './prompter.js';
 import { scrubSecrets, terminalSafe } from './sanitize.js';
 import { CLEAR_LINE, CLEAR_SCREEN, fitLiveLine, RedrawnBlock } from './screen.js';
+import { wrapText } from './wrap.js';
 import { ENTER_ALT_SCREEN, type Key, LEAVE_ALT_SCREEN, parseKeys } from './keys.js';
 import type { InStream, OutStream } from './streams.js';
 
@@ -465,7 +466,17 @@ export class IOStreams {
   /** A warning on stderr: `gw: …`, or a `{"warning": {...}}` line with --json. */
   warn(message: string): void {
     if (this.#json) this.err(`${toJson({ warning: { message: terminalSafe(message) } }, 0)}\n`);
-    else this.err(`gw: warning: ${terminalSafe(message)}\n`);
+    else this.err(this.#fitted(`gw: warning: ${terminalSafe(message)}\n`, '    '));
+  }
+
+  /**
+   * Human text for stderr, wrapped at word boundaries to its width when it is a terminal, a command
+   * to run whole on a line of its own (src/output/wrap.ts); continuation lines start with `indent`.
+   */
+  #fitted(text: string, indent: string): string {
+    if (!this.stderrIsTTY) return text;
+    const columns = this.options.stderr.columns ?? this.width();
+    return wrapText(text, Math.max(20, columns - 1), indent);
   }
 
   /**
@@ -485,12 +496,12 @@ export class IOStreams {
   /** A note about how something was done, on stderr: `gw: …`, or a `{"notice": {...}}` line with --json. */
   note(message: string): void {
     if (this.#json) this.err(`${toJson({ notice: { message: terminalSafe(message) } }, 0)}\n`);
-    else this.err(`gw: ${terminalSafe(message)}\n`);
+    else this.err(this.#fitted(`gw: ${terminalSafe(message)}\n`, '    '));
   }
 
   /** Information for a person (banners, progress notes) on stderr; nothing in JSON mode. */
   notice(text: string): void {
-    if (!this.#json) this.err(text.endsWith('\n') ? text : `${text}\n`);
+    if (!this.#json) this.err(this.#fitted(text.endsWith('\n') ? text : `${text}\n`, text.startsWith('gw: ') ? '    ' : ''));
   }
 
   /** The SANDBOX label. */
@@ -512,8 +523,8 @@ export class IOStreams {
       if (hint !== undefined) body.hint = hint;
       this.err(`${toJson({ error: body }, 0)}\n`);
     } else {
-      this.err(`gw: ${message}\n`);
-      if (hint !== undefined) this.err(`hint: ${hint}\n`);
+      this.err(this.#fitted(`gw: ${message}\n`, '    '));
+      if (hint !== undefined) this.err(this.#fitted(`hint: ${hint}\n`, '      '));
     }
   }
 
