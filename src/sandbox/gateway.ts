@@ -59,7 +59,7 @@ import type { SandboxJournal } from './journal.js';
 import { DEFAULT_SETTLE_SECONDS, type TriggerState } from './lifecycle.js';
 import { PaymentLifecycles } from './live.js';
 import * as reference from './reference.js';
-import { SandboxPayouts } from './payouts.js';
+import { attachPayouts, SandboxPayouts } from './payouts.js';
 import { PaymentStore, type SandboxPayment } from './store.js';
 import { StaticAddressBook } from './static-addresses.js';
 
@@ -106,8 +106,12 @@ export class SandboxGateway {
     this.payouts = new SandboxPayouts({
       now: config.now,
       settleSeconds: config.settleSeconds ?? DEFAULT_SETTLE_SECONDS,
+      payoutKey: config.payoutKey,
+      ...(config.schedule !== undefined && { schedule: config.schedule }),
       ...(config.journal !== undefined && { journalFile: config.journal.file }),
     });
+    // Payout notifications go out with the payments' (notify.ts finds the payouts by the events object).
+    attachPayouts(this.events, this.payouts);
   }
 
   /** The key of `kind` this sandbox accepts (the general key: none unless configured). */
@@ -255,6 +259,7 @@ export class SandboxGateway {
   /** Stops every lifecycle timer; no change is emitted after this. */
   close(): void {
     this.lifecycles.close();
+    this.payouts.close();
   }
 
   /**

@@ -25,6 +25,7 @@ import { defaultType, type NotificationStyle, type NotificationType } from '../n
 import { SIGNATURE_HEADER_NAME, signBody } from '../notifications/signature.js';
 import type { PaymentChange, PaymentSnapshot, SandboxEvents } from './events.js';
 import type { SandboxStatus, TriggerState } from './lifecycle.js';
+import { payoutsOf, type PayoutChange } from './payouts.js';
 
 /** The sandbox's waits before each retry: the gateway's minutes as seconds. */
 export const SANDBOX_RETRY_DELAYS_MS: readonly number[] = [1_000, 3_000, 30_000, 180_000];
@@ -69,8 +70,8 @@ export interface DeliveryLogEntry {
   /** Unix milliseconds. */
   at: number;
   trackId: string;
-  /** The gateway's word for the status the notification is about. */
-  status: SandboxStatus;
+  /** The gateway's word for the status the notification is about (a payout's: processing, confirmed…). */
+  status: SandboxStatus | string;
   style: Notification['style'];
   type: Notification['type'];
   url: string;
@@ -139,9 +140,22 @@ export class NotificationDelivery {
     this.#log = options.log ?? (() => undefined);
   }
 
-  /** Delivers on every change `events` emits; returns the unsubscribe function. */
+  /** Delivers on every change `events` emits, and on every change of the same gateway's payouts; returns the unsubscribe function. */
   listen(events: SandboxEvents): () => void {
-    return events.onChange((change) => this.onChange(change));
+    const offPayments = events.onChange((change) => this.onChange(change));
+    const offPayouts = payoutsOf(events)?.onChange((change) => this.onPayoutChange(change));
+    return () => {
+      offPayments();
+      offPayouts?.();
+    };
+  }
+
+  /** A payout changed: notify its callback URL, type `payout`, signed with the PAYOUT key (docs/gateway.md §13). */
+  onPayoutChange(change: PayoutChange): void {
+    if (this.#stop.signal.aborted || change.callbackUrl === '' || change.payoutKey === '') return;
+    // What delivery reads of a payment's snapshot: its track id, status word and callback URL.
+    const snapshot = { trackId: change.trackId, gatewayStatus: change.status, callbackUrl: change.callbackUrl } as unknown as PaymentSnapshot;
+    this.#start(snapshot, { style: 'v1', type: 'payout', body: change.body }, signBody(change.payoutKey, change.body), false);
   }
 
   /** A change happened: notify the payment's callbackUrl, if it has one. */

@@ -7,20 +7,28 @@
 //
 // Payouts made by a `--sandbox` run are appended to `sandbox-payouts.jsonl` beside the payment
 // journal (one O_APPEND write per payout), so a later run's `gw payout status` finds them.
+//
+// Notifications: a payout with a callback_url emits a change at creation and at each later state
+// (timers, unref'd, cancelled by close()); notify.ts delivers them, type `payout`, signed with the
+// PAYOUT key (docs/gateway.md §13), the v1 fields track_id, type, status, tx_hash, address,
+// amount, value, currency, network, description, date.
 import { randomInt } from 'node:crypto';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { normalizePayoutStatus, payoutCounts, type PayoutState } from '../domain/payout-status.js';
-import { compareDecimals, Decimal, fractionDigits } from '../money/decimal.js';
+import { compareDecimals, Decimal, fractionDigits, multiplyRounded } from '../money/decimal.js';
 import type { CreatedPayoutAnswer } from '../operations/create-payout.js';
 import type { PayoutHistoryAnswer } from '../operations/payout-history.js';
 import type { PayoutRecord } from '../operations/payout-info.js';
 import { assetDecimals } from '../payment-uri/decimals.js';
 import { validateAddress } from '../payment-uri/index.js';
 import { matchNetwork } from '../payment-uri/networks.js';
+import { LosslessNumber } from 'lossless-json';
+import { stringifyLossless } from '../util/json.js';
 import { fail, ok, type Answer } from './envelopes.js';
+import { usdPrice } from './prices.js';
 import { isHttpUrl, isPositive, readId, readInteger, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
 import { offerings } from './store.js';
 
@@ -50,6 +58,10 @@ export interface SandboxPayout {
 export interface PayoutsConfig {
   now: () => number;
   settleSeconds: number;
+  /** The key payout notifications are signed with. */
+  payoutKey?: string;
+  /** Runs `fn` after `ms`, returns a cancel function; default an unref'd setTimeout. */
+  schedule?: (ms: number, fn: () => void) => () => void;
   /** The payment journal's file: the payouts file goes beside it. None: this process's payouts only. */
   journalFile?: string;
   onNotice?: (line: string) => void;
@@ -70,10 +82,103 @@ function txHashOf(payout: SandboxPayout, state: PayoutState): string {
   return state === 'confirming' || state === 'confirmed' ? bytesToHex(sha256(utf8ToBytes(`gw-sandbox-payout\u0000${payout.trackId}`))) : '';
 }
 
+/** One change of a payout with a callback URL: what notify.ts signs (with `payoutKey`) and sends. */
+export interface PayoutChange {
+  trackId: string;
+  callbackUrl: string;
+  /** The status word the body carries. */
+  status: string;
+  /** The exact body bytes. */
+  body: string;
+  payoutKey: string;
+}
+
+const defaultSchedule = (ms: number, fn: () => void): (() => void) => {
+  const timer = setTimeout(fn, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
+/** The payouts of a gateway, by its events object (how notify.ts's listen() finds them). */
+const BY_EVENTS = new WeakMap<object, SandboxPayouts>();
+export function attachPayouts(events: object, payouts: SandboxPayouts): void {
+  BY_EVENTS.set(events, payouts);
+}
+export function payoutsOf(events: object): SandboxPayouts | undefined {
+  return BY_EVENTS.get(events);
+}
+
+/** The v1 payout notification body (docs/gateway.md §13), amounts as JSON numbers, the status capitalised as the webhook samples write them. */
+export function payoutNotificationBody(record: PayoutRecord): string {
+  const price = usdPrice(record.currency);
+  const word = `${record.status.charAt(0).toUpperCase()}${record.status.slice(1)}`;
+  return stringifyLossless({
+    track_id: record.trackId,
+    type: 'payout',
+    status: word,
+    tx_hash: record.txHash,
+    address: record.address,
+    amount: new LosslessNumber(record.amount),
+    value: new LosslessNumber(price === undefined ? '0' : multiplyRounded(record.amount, price, 2)),
+    currency: record.currency,
+    network: record.network,
+    description: record.description,
+    date: record.date,
+  });
+}
+
 export class SandboxPayouts {
   readonly #mine = new Map<string, SandboxPayout>();
+  readonly #listeners = new Set<(change: PayoutChange) => void>();
+  readonly #timers = new Set<() => void>();
 
   constructor(private readonly config: PayoutsConfig) {}
+
+  /** Subscribes to payout changes (those with a callback URL); returns the unsubscribe function. */
+  onChange(listener: (change: PayoutChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stops every notification timer. */
+  close(): void {
+    for (const cancel of this.#timers) cancel();
+    this.#timers.clear();
+  }
+
+  #emit(payout: SandboxPayout): void {
+    const record = this.record(payout);
+    const change: PayoutChange = {
+      trackId: payout.trackId,
+      callbackUrl: payout.callbackUrl,
+      status: record.status,
+      body: payoutNotificationBody(record),
+      payoutKey: this.config.payoutKey ?? '',
+    };
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+
+  /** A change now, and one at each later state (thirds of the settle time; a rejected one at its end only). */
+  #notify(payout: SandboxPayout): void {
+    if (payout.callbackUrl === '') return;
+    this.#emit(payout);
+    const settle = payout.settleSeconds * 1000;
+    const steps = payout.final === 'rejected' ? [settle] : [settle / 3, (2 * settle) / 3, settle];
+    const schedule = this.config.schedule ?? defaultSchedule;
+    for (const at of steps) {
+      const cancel = schedule(Math.ceil(at), () => {
+        this.#timers.delete(cancel);
+        this.#emit(payout);
+      });
+      this.#timers.add(cancel);
+    }
+  }
 
   get #file(): string | undefined {
     return this.config.journalFile === undefined ? undefined : path.join(path.dirname(this.config.journalFile), PAYOUTS_FILE);
@@ -192,6 +297,7 @@ export class SandboxPayouts {
       final: description.kind === 'ok' && description.value.endsWith(REJECT_SUFFIX) ? 'rejected' : 'confirmed',
     };
     this.#record(payout);
+    this.#notify(payout);
     return ok({ trackId: payout.trackId, status: 'processing' });
   }
 
