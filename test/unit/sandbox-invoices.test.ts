@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/operations/read.js';
 import { SandboxGateway } from '../../src/sandbox/gateway.js';
 import { SandboxJournal } from '../../src/sandbox/journal.js';
+import { readNotification } from '../../src/notifications/decode.js';
 import { NotificationDelivery } from '../../src/sandbox/notify.js';
 import { PAGE_CSP } from '../../src/sandbox/payment-page.js';
 import { serveOperation } from '../../src/sandbox/routes.js';
@@ -174,6 +175,16 @@ describe('sandbox invoices', () => {
     expect(bodies.length).toBeGreaterThan(1);
     for (const body of bodies) expect(JSON.parse(body)).toMatchObject({ type: 'invoice', track_id: id });
     expect(bodies.map((b) => String(JSON.parse(b).status).toLowerCase())).toEqual(['new', 'waiting', 'paying', 'paid']);
+    // gw listen's reading of them: an invoice, new without a coin, paid in USDT.
+    const read = bodies.map((b) => readNotification(new TextEncoder().encode(b)));
+    const summaries = read.map((r) => (r.ok ? r.summary : undefined));
+    expect(summaries.map((s) => [s?.type?.raw(), s?.state])).toEqual([
+      ['invoice', 'new'],
+      ['invoice', 'waiting'],
+      ['invoice', 'confirming'],
+      ['invoice', 'paid'],
+    ]);
+    expect(summaries[3]?.payAmount?.toString()).toBe('25');
   });
 
   it('a later process follows the link from the journal, the page’s choice included', async () => {
