@@ -237,8 +237,8 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
     if (!(error instanceof GwError)) throw error;
     // Nothing of it is shown: an address that fails its network's check must not reach a payer.
     throw error.with({
-      message: `static address ${address.trackId} was created, but ${error.message}; it is not shown`,
-      hint: `do not take payments to it; check it with the gateway (gw address list --track-id ${address.trackId}) and revoke it`,
+      message: `${address.trackId === null ? 'a static address' : `static address ${address.trackId}`} was created, but ${error.message}; it is not shown`,
+      hint: `do not take payments to it; check it with the gateway (gw address list${address.trackId === null ? '' : ` --track-id ${address.trackId}`}) and revoke it`,
     });
   }
   const wantQr = uri.qr && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
@@ -268,7 +268,7 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
       value: `${chalk.bold(Untrusted.of(uri.memo).toString())}  ${chalk.yellow('(required with every payment: without it a payment cannot be credited)')}`,
     });
   if (opts.currency !== undefined) rows.push({ label: 'Currency', value: opts.currency });
-  rows.push({ label: 'Track ID', value: address.trackId.toString() });
+  if (address.trackId !== null) rows.push({ label: 'Track ID', value: address.trackId.toString() });
   if (address.orderId && !address.orderId.isBlank) rows.push({ label: 'Order ID', value: address.orderId.toString() });
   if (address.description && !address.description.isBlank) rows.push({ label: 'Description', value: address.description.toString() });
   if (address.email && !address.email.isBlank) rows.push({ label: 'Payer e-mail', value: address.email.toString() });
@@ -313,7 +313,7 @@ export async function addressListRun(opts: AddressListOptions): Promise<void> {
       io.out(
         renderTable(
           ['Created', 'Track ID', 'Network', 'Address', 'Order ID'],
-          listing.addresses.map((a) => [created(a), a.trackId.raw(), a.network?.raw() ?? '', a.address.raw(), a.orderId?.raw() ?? '']),
+          listing.addresses.map((a) => [created(a), a.trackId?.raw() ?? '', a.network?.raw() ?? '', a.address.raw(), a.orderId?.raw() ?? '']),
         ),
       );
       if (complete && !opts.all && listing.pages > 1)

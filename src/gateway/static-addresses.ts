@@ -58,11 +58,12 @@ export async function listStaticAddresses(gateway: GatewayClient, filter: Static
   let n = all ? 1 : (filter.page ?? 1);
   for (;;) {
     const answer = await gateway.perform(STATIC_ADDRESS_LIST, all ? { ...base, page: n } : base);
-    const fresh = answer.addresses.filter((a) => !seen.has(a.trackId.raw()));
+    const key = (a: StaticAddress): string => a.trackId?.raw() ?? a.address.raw();
+    const fresh = answer.addresses.filter((a) => !seen.has(key(a)));
     if (all && n > 1 && answer.addresses.length > 0 && fresh.length === 0)
       return { addresses: rows, page: 1, pages: 1, total: rows.length, incomplete: `the gateway's page ${n} repeats addresses of earlier pages` };
     for (const a of fresh) {
-      seen.add(a.trackId.raw());
+      seen.add(key(a));
       if (addressContradicts(a, filter, network)) contradicted++;
       else rows.push(a);
     }

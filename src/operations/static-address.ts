@@ -24,11 +24,12 @@ export interface StaticAddressRequest {
 
 /**
  * A static address as the gateway describes it (its creation's answer, or a row of the list):
- * every field under its own name, the track id and the address certain. The network is the
+ * every field under its own name, only the address certain (the documented example of the
+ * creation's answer echoes the request instead of the schema's fields). The network is the
  * gateway's text (a display name such as `Tron Network`, or the key sent).
  */
 export interface StaticAddress {
-  trackId: Untrusted;
+  trackId: Untrusted | null;
   address: Untrusted;
   network: Untrusted | null;
   /** The memo or destination tag a payer must send with the payment (memo networks only). */
@@ -93,11 +94,12 @@ export function decodeStaticAddress(object: JsonObject, table: readonly Field[],
     const f = table.find((r) => r.name === name) as Field;
     return requiredText(answerValue(object, f), f.wire, what);
   };
+  const trackId = textOf('trackId');
   const out = outputObject(object);
   const fieldsOut: OutputObject = Object.create(null) as OutputObject;
   for (const [key, value] of Object.entries(out)) fieldsOut[NAMES.get(key) ?? camel(key)] = value;
   return {
-    trackId: required('trackId'),
+    trackId: trackId === null || trackId.isBlank ? null : trackId,
     address: required('address'),
     network: textOf('network'),
     memo: textOf('memo'),

@@ -233,3 +233,20 @@ describe('gw address revoke', () => {
     expect(g2.calls).toEqual([]);
   });
 });
+
+describe('the answer in its documented example’s shape', () => {
+  it('the request echoed without a track id: the address is still read and shown', async () => {
+    const body = parseLossless(JSON.stringify({ data: { network: 'TRON', address: TRON, order_id: 'c-1', callback_url: '' } })) as JsonObject;
+    const answer = CREATE_STATIC_ADDRESS.decodeAnswer(CREATE_STATIC_ADDRESS.endpoints.v1, body, 'the test');
+    expect([answer.trackId, answer.address.raw(), answer.orderId?.raw()]).toEqual([null, TRON, 'c-1']);
+    const t = IOStreams.test();
+    await addressNewRun({
+      io: t.io,
+      gateway: async () => new FakeGateway({ performed: { 'creating a static address': answer } }),
+      request: { network: 'TRON' },
+      qr: 'never',
+    });
+    expect(t.stdout()).toContain(TRON);
+    expect(t.stdout()).not.toContain('Track ID');
+  });
+});
