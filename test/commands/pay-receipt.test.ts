@@ -45,8 +45,8 @@ interface Setup {
   extra?: Partial<PayOptions>;
 }
 
-function setup({ file, answer = info('Paid', { payDate: S + 60 }), config = {}, receipt = {}, extra = {} }: Setup) {
-  const t = IOStreams.test({});
+function setup({ file, answer = info('Paid', { payDate: S + 60 }), config = {}, receipt = {}, extra = {}, tty = false }: Setup & { tty?: boolean }) {
+  const t = IOStreams.test(tty ? { stdoutTTY: true, stderrTTY: true, width: 80, height: 24, color: false } : {});
   const gateway = new FakeGateway({ payment: tronPayment(T0), info: answer });
   const clock = new ManualClock(T0);
   const opts: PayOptions = {
@@ -80,6 +80,15 @@ describe('gw pay --wait --receipt: written when the payment ends', () => {
     expect(t.stderr()).toContain(`Receipt written to ${file}`);
     // Nothing else in the folder: the temporary file is gone.
     expect(readdirSync(dir)).toEqual(['receipt.txt']);
+  });
+
+  it('on a terminal (the counter screen): the same receipt, the line after the final screen', async () => {
+    const dir = folder();
+    const file = path.join(dir, 'r.txt');
+    const { t, opts } = setup({ file, tty: true, extra: { qr: 'auto' } });
+    await payRun(opts);
+    expect(readFileSync(file, 'utf8')).toMatch(/^State {5}PAID$/m);
+    expect(t.stderr().trimEnd().split('\n').at(-1)).toBe(`Receipt written to ${file}`);
   });
 
   it('the width: the flag, else the configured receiptWidth', async () => {
