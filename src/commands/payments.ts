@@ -188,15 +188,15 @@ export async function paymentsRun(opts: PaymentsOptions): Promise<void> {
   });
   const complete = listing.incomplete === undefined;
   const totals = opts.totals === true ? (running ?? paymentTotals(listing.payments)) : undefined;
-  const counts = { page: listing.page, pages: listing.pages, total: listing.total, complete, ...(totals && { totals: totalsJson(totals) }) };
+  const counts = { page: listing.page, pages: listing.pages, total: listing.total, complete, ...(totals && { totals: totalsJson(totals, complete) }) };
   if (stream !== undefined) {
-    await stream.end(counts, totals && totalsFooter(totals));
+    await stream.end(counts, totals && totalsFooter(totals, complete));
   } else if (io.json) {
     io.printJson({ payments: listing.payments.map((p) => ({ ...p.fields })), ...counts });
   } else if (totals !== undefined) {
     io.sandboxBanner();
     if (listing.payments.length > 0) io.out(paymentsTable(listing.payments, io.stdoutIsTTY ? io.width() - 1 : undefined, io.chalk));
-    io.out(totalsFooter(totals));
+    io.out(totalsFooter(totals, complete));
   } else {
     io.sandboxBanner();
     if (listing.payments.length === 0) {

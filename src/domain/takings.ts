@@ -52,13 +52,15 @@ export const byKey = <V>(map: ReadonlyMap<string, V>): Array<[string, V]> => [..
 export const amountsJson = (map: ReadonlyMap<string, Decimal>): Record<string, string> => Object.fromEntries(byKey(map).map(([k, v]) => [k, v.toString()]));
 
 /** `"totals"` in --json: amounts as exact decimal strings (docs/json-and-exit-codes.md). */
-export function totalsJson(t: PaymentTotals): Record<string, unknown> {
+export function totalsJson(t: PaymentTotals, complete = true): Record<string, unknown> {
   return {
     count: t.count,
     byState: Object.fromEntries(byKey(t.byState)),
     asked: amountsJson(t.asked),
     received: amountsJson(t.received),
     unreported: t.unreported,
+    // Totals of an incomplete listing are of the rows read only: said where the totals are read.
+    ...(!complete && { complete: false }),
   };
 }
 
@@ -70,13 +72,17 @@ export function statesWords(byState: ReadonlyMap<string, number>): string {
     .join(', ');
 }
 
-/** The footer under a range's payments: the count per state, then the sums asked and received. */
-export function totalsFooter(t: PaymentTotals): string {
+/**
+ * The footer under a range's payments: the count per state, then the sums asked and received; for
+ * an incomplete listing (`complete` false) a first line says they are the totals of the rows read.
+ */
+export function totalsFooter(t: PaymentTotals, complete = true): string {
   const sums = (map: ReadonlyMap<string, Decimal>): string => (map.size === 0 ? 'nothing' : amountsWords(new Map(byKey(map))));
   const states = statesWords(t.byState);
   const unreported = t.unreported === 0 ? '' : ` (${t.unreported === t.count ? 'not reported' : `${t.unreported} of ${t.count} payments not reported`})`;
   return [
     '',
+    ...(complete ? [] : ['Totals of the rows read; the listing is incomplete:']),
     `Payments  ${t.count}${states ? `: ${states}` : ''}`,
     `Asked     ${sums(t.asked)}`,
     `Received  ${t.unreported === t.count && t.count > 0 ? 'unreported' : `${sums(t.received)}${unreported}`}`,
