@@ -5,7 +5,7 @@
 // browser fails this test: it never skips. Every request the page makes is checked: anything not
 // to 127.0.0.1 is blocked, and the test asserts there was none.
 import puppeteer, { type Browser, type HTTPRequest } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startGw } from '../support/gw.js';
 import { decodeSvg } from '../support/qr-decode.js';
 
@@ -32,22 +32,8 @@ function lineMatching(child: Child, pattern: RegExp): Promise<string> {
 }
 
 describe('a sandbox payment link in a real browser', () => {
-  let browser: Browser;
-  let sandbox: Child;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    // Launched first, so the page opens right after the invoice is made (before the link would settle on its own).
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
-      timeout: 30_000,
-    });
-    sandbox = startGw(['sandbox', '--json', '--settle', '20'], { timeoutMs: 120_000 });
-    const url = (JSON.parse(await lineMatching(sandbox, /"url"/)) as { url: string }).url;
-    env = { GATEWAY_BASE_URL: url, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key' };
-  }, 60_000);
+  let browser: Browser | undefined;
+  let sandbox: Child | undefined;
 
   afterAll(async () => {
     await browser?.close();
@@ -56,6 +42,18 @@ describe('a sandbox payment link in a real browser', () => {
   });
 
   it('shows the amount and coins; chosen, the address, amount and QR; paid in full, gw status --wait ends PAID', async () => {
+    // In the test, not a hook: a browser that is missing fails it (a failed hook would only skip it).
+    // Launched first, so the page opens right after the invoice is made (before the link would settle on its own).
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
+      timeout: 30_000,
+    });
+    sandbox = startGw(['sandbox', '--json', '--settle', '20'], { timeoutMs: 120_000 });
+    const base = (JSON.parse(await lineMatching(sandbox, /"url"/)) as { url: string }).url;
+    const env = { GATEWAY_BASE_URL: base, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key' };
+
     const made = await startGw(['invoice', '25', 'USD', '--json', '--order-id', 'e2e-page'], { env });
     expect(made.exitCode, String(made.stderr)).toBe(0);
     const { trackId, paymentUrl } = JSON.parse(String(made.stdout)) as { trackId: string; paymentUrl: string };
@@ -113,5 +111,5 @@ describe('a sandbox payment link in a real browser', () => {
     expect(blocked).toEqual([]);
     expect(seen.filter((s) => !s.startsWith('GET /pay/') && !s.startsWith('POST /pay/'))).toEqual([]);
     await page.close();
-  }, 90_000);
+  }, 120_000);
 });
