@@ -2,7 +2,8 @@
 // docs/gateway.md §13), newest first. The gateway filters by status, type, currency, network,
 // amount and date; gw adds --reference and --address, which it matches itself over the window
 // (--since, default the last 90 days: every page of it is read). `payoutRows` is the table's one
-// mapping from a payout to its cells (a CSV writer reuses it).
+// mapping from a payout to its cells; `--format csv` writes every page (src/output/csv.ts: RFC 4180,
+// formula-guarded text, amounts as numbers, times in UTC).
 import { Command } from 'commander';
 import { parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
@@ -17,6 +18,7 @@ import type { GatewayClient } from '../gateway/gateway.js';
 import { Decimal } from '../money/decimal.js';
 import { PAYOUT_HISTORY, type PayoutFilter } from '../operations/payout-history.js';
 import type { Payout } from '../operations/payout-info.js';
+import { type CsvCell, csvNumber, csvRecord } from '../output/csv.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { renderTable } from '../output/table.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
@@ -30,9 +32,12 @@ export interface PayoutsOptions {
   /** Matched by gw over the window (every page of it). */
   reference?: string;
   address?: string;
+  /** --format csv: every page, as CSV. */
+  csv?: boolean;
 }
 
 interface PayoutsFlags {
+  format?: string;
   status?: string;
   type?: string;
   currency?: string;
@@ -64,6 +69,43 @@ export function payoutRows(payouts: readonly Payout[]): string[][] {
       referenceOf(p.description?.raw()) ?? '',
     ];
   });
+}
+
+/** The CSV columns, and a payout's record: times in UTC, amounts as numbers, the reference apart. */
+export const PAYOUT_CSV_COLUMNS = [
+  'track_id',
+  'created_utc',
+  'status',
+  'gateway_status',
+  'amount',
+  'fee',
+  'currency',
+  'network',
+  'address',
+  'memo',
+  'tx_hash',
+  'reference',
+  'description',
+] as const;
+
+export function payoutCsvRow(p: Payout): CsvCell[] {
+  const date = parseTimestamp(p.date);
+  const text = (value: { raw(): string } | null): string | null => (value === null ? null : value.raw());
+  return [
+    p.trackId.raw(),
+    date === undefined ? null : date.toISOString().replace('.000Z', 'Z'),
+    p.status,
+    text(p.gatewayStatus),
+    p.amount === null ? null : csvNumber(p.amount),
+    p.fee === null ? null : csvNumber(p.fee),
+    text(p.currency),
+    text(p.network),
+    text(p.address),
+    text(p.memo),
+    text(p.txHash),
+    referenceOf(p.description?.raw()) ?? null,
+    text(p.description),
+  ];
 }
 
 function positiveInt(text: string, flag: string, max: number): number {
@@ -123,9 +165,27 @@ export function newCmdPayouts(f: Factory, runF: (opts: PayoutsOptions) => Promis
       .option('--address <addr>', 'only payouts to this address (matched by gw, like --reference)')
       .option('--page <n>', 'page number (1 = newest)')
       .option('--size <n>', 'payouts per page, 1–200 (gateway default 10)')
-      .action((flags: PayoutsFlags) => runF({ io: f.io, gateway: () => f.gateway(), clock: f.clock, ...parsePayoutsFlags(flags, f.clock.now()) })),
+      .option('--format <format>', 'table, json (as --json) or csv: every page (RFC 4180, spreadsheet-safe)')
+      .action((flags: PayoutsFlags) => {
+        const format = flags.format ?? (f.io.json ? 'json' : 'table');
+        if (!['table', 'json', 'csv'].includes(format)) throw new UsageError(`--format must be table, json or csv (got "${format.slice(0, 20)}")`);
+        if (format === 'csv' && flags.page !== undefined) throw new UsageError('--format csv exports every page: leave out --page');
+        if (format === 'json') f.io.setJson(true);
+        return runF({
+          io: f.io,
+          gateway: () => f.gateway(),
+          clock: f.clock,
+          ...parsePayoutsFlags(flags, f.clock.now()),
+          ...(format === 'csv' && { csv: true }),
+        });
+      }),
     {
-      examples: ['gw payouts', 'gw payouts --status confirmed --currency USDT --since 7d', 'gw payouts --reference gw-po-20261125-140205-k7q3 --address T…'],
+      examples: [
+        'gw payouts',
+        'gw payouts --status confirmed --currency USDT --since 7d',
+        'gw payouts --since this-month --format csv > payouts.csv',
+        'gw payouts --reference gw-po-20261125-140205-k7q3 --address T…',
+      ],
       json: '{"payouts": [{"trackId": "258298451", "status": "confirmed", "amount": "12.5", "currency": "USDT", "fee": "1", …}], "page": 1, "pages": 1, "total": 1}',
     },
   );
@@ -146,10 +206,22 @@ export async function payoutsRun(opts: PayoutsOptions): Promise<void> {
     });
     payouts = found.filter((p) => opts.filter.status === undefined || p.status === opts.filter.status);
     paging = { page: 1, pages: 1, total: payouts.length };
+  } else if (opts.csv === true) {
+    payouts = [];
+    for (let page = 1; ; page++) {
+      const answer = await gateway.perform(PAYOUT_HISTORY, { ...opts.filter, page, size: opts.filter.size ?? 200 });
+      payouts.push(...answer.payouts);
+      if (answer.payouts.length === 0 || page >= answer.pages) break;
+    }
+    paging = { page: 1, pages: 1, total: payouts.length };
   } else {
     const page = await gateway.perform(PAYOUT_HISTORY, opts.filter);
     payouts = page.payouts;
     paging = { page: page.page, pages: page.pages, total: page.total };
+  }
+  if (opts.csv === true) {
+    io.out([PAYOUT_CSV_COLUMNS, ...payouts.map(payoutCsvRow)].map((cells) => csvRecord(cells)).join(''));
+    return;
   }
   if (io.json) return io.printJson({ payouts: payouts.map(payoutJson), ...paging });
   io.sandboxBanner();

@@ -73,4 +73,19 @@ describe('payouts on the embedded sandbox', () => {
     expect(waited.exitCode).toBe(12);
     expect(waited.stdout).toContain('rejected');
   });
+
+  it('payouts --format csv: every page, a header, amounts as numbers, a description that looks like a formula guarded', async () => {
+    const cwd = emptyDir();
+    const clock = new ManualClock(Date.now());
+    const args = ['payout', '1.5', 'USDT', 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe', '--network', 'tron', '--yes', '--sandbox'];
+    expect((await gw([...args, '--description', '=HYPERLINK("x")'], { cwd, clock })).exitCode).toBe(0);
+    expect((await gw(args, { cwd, clock })).exitCode).toBe(0);
+    const r = await gw(['payouts', '--format', 'csv', '--size', '1', '--sandbox'], { cwd, clock });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.split('\r\n').filter((l) => l !== '');
+    expect(lines[0]).toBe('track_id,created_utc,status,gateway_status,amount,fee,currency,network,address,memo,tx_hash,reference,description');
+    expect(lines).toHaveLength(3);
+    expect(r.stdout).toContain(',1.5,0,USDT,Tron Network,');
+    expect(r.stdout).toContain(`"'=HYPERLINK(""x"") gw-po-`);
+  });
 });
