@@ -134,10 +134,23 @@ export class SandboxGateway {
    * (or of the address alone where the network has no URI scheme), as gw pay --qr-out draws it.
    */
   async qrImage(file: string): Promise<GatewayReply> {
-    const payment = file.endsWith('.png') ? this.resolve(file.slice(0, -'.png'.length)) : undefined;
-    if (payment === undefined) return { status: 404, body: { message: 'no such QR code' } };
-    const [{ buildPaymentUri }, { qrPng }] = await Promise.all([import('../payment-uri/index.js'), import('../qr/image.js')]);
-    const { uri } = buildPaymentUri({ network: payment.network, payCurrency: payment.payCurrency, address: payment.address, payAmount: payment.payAmount });
+    const id = file.endsWith('.png') ? file.slice(0, -'.png'.length) : undefined;
+    const payment = id === undefined ? undefined : this.resolve(id);
+    // A fixed address's QR (static-addresses.ts): its coin URI without an amount, the memo inside.
+    const fixed = payment === undefined && id !== undefined ? this.staticAddresses.byTrackId(id) : undefined;
+    if (payment === undefined && fixed === undefined) return { status: 404, body: { message: 'no such QR code' } };
+    const [{ buildPaymentUri, NETWORKS }, { qrPng }] = await Promise.all([import('../payment-uri/index.js'), import('../qr/image.js')]);
+    const { uri, qr } =
+      payment !== undefined
+        ? buildPaymentUri({ network: payment.network, payCurrency: payment.payCurrency, address: payment.address, payAmount: payment.payAmount })
+        : buildPaymentUri({
+            network: fixed?.network ?? '',
+            payCurrency: fixed === undefined ? '' : NETWORKS[fixed.networkId].nativeSymbol,
+            address: fixed?.address ?? '',
+            payAmount: '0',
+            memo: fixed?.memo ?? null,
+          });
+    if (!qr) return { status: 404, body: { message: 'no QR code: its memo cannot go in one' } };
     return { status: 200, body: qrPng(uri), headers: { 'content-type': 'image/png', 'cache-control': 'no-store' } };
   }
 

@@ -75,6 +75,11 @@ export class StaticAddressBook {
     private readonly settings: StaticAddressSettings,
   ) {}
 
+  /** A fixed address by its track id (revoked ones too). */
+  byTrackId(trackId: string): SandboxStaticAddress | undefined {
+    return this.all().find((a) => a.trackId === trackId);
+  }
+
   /** A fixed address by its text (revoked ones too): made here, or kept by an earlier run. */
   get(address: string): SandboxStaticAddress | undefined {
     return this.all().find((a) => a.address === address);
@@ -129,7 +134,7 @@ export class StaticAddressBook {
           networkId,
           address: v.address,
           memo: typeof v.memo === 'string' ? v.memo : '',
-          QRCode: '',
+          QRCode: `${this.settings.baseUrl()}/qr/${v.trackId}.png`,
           callbackUrl: '',
           email: '',
           orderId: typeof v.orderId === 'string' ? v.orderId : '',
@@ -197,8 +202,8 @@ export class StaticAddressBook {
       networkId,
       address,
       memo: MEMO_NETWORKS.has(networkId) ? trackId : '',
-      // No QR image is served for it: gw draws the address's QR itself.
-      QRCode: '',
+      // Its QR image, served as a payment's is (gateway.ts qrImage): the coin URI without an amount.
+      QRCode: `${this.settings.baseUrl()}/qr/${trackId}.png`,
       callbackUrl: callbackUrl.kind === 'ok' ? callbackUrl.value : '',
       ...echoed,
       date: Math.floor(this.settings.now() / 1000),

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { validateAddress } from '../../src/payment-uri/index.js';
 import { SandboxGateway } from '../../src/sandbox/gateway.js';
 import { SandboxJournal } from '../../src/sandbox/journal.js';
+import { decodePng } from '../support/qr-decode.js';
 
 const T0 = 1_750_000_000_000;
 
@@ -100,5 +101,17 @@ describe('sandbox static addresses', () => {
     expect(value(one.staticAddresses.list({ size: '10' })).total).toBe(0);
     expect(one.staticAddresses.deposit(a.address, { kind: 'full' })).toMatchObject({ ok: false, status: 409 });
     expect(one.staticAddresses.revoke({ address: a.address })).toMatchObject({ ok: false, failure: { result: 101 } });
+  });
+
+  it('its qr_code is an image the sandbox serves: the coin URI without an amount, the memo inside (TON)', async () => {
+    const g = gatewayAt({ t: T0 });
+    const btc = value(g.staticAddresses.create({ network: 'Bitcoin Network' }));
+    expect(btc.QRCode).toBe(`http://127.0.0.1:1/qr/${btc.trackId}.png`);
+    const image = await g.qrImage(`${btc.trackId}.png`);
+    expect(image.status).toBe(200);
+    expect(decodePng(image.body as Buffer)).toBe(`bitcoin:${btc.address}`);
+    const ton = value(g.staticAddresses.create({ network: 'TON' }));
+    expect(decodePng((await g.qrImage(`${ton.trackId}.png`)).body as Buffer)).toMatch(new RegExp(`^ton://transfer/.+\\?text=${ton.memo}$`));
+    expect((await g.qrImage('123.png')).status).toBe(404);
   });
 });
