@@ -1,0 +1,153 @@
+// Catching up (issue 27): a shop's receiver (gw listen --forward-to the shop) is down for part of a
+// sandbox day; the sandbox's notifications for that time are lost (it tries once here); on its
+// next start, gw listen --catch-up delivers each missed change the history shows, signed with the
+// merchant key (checked here with crypto.createHmac, not gw's module), marked X-Gw-Recovered: 1
+// with a stable event id; restarted again, and with gw webhook replay, nothing is sent twice.
+// All on 127.0.0.1.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { emptyDir, runGw as gw, type CliResult } from '../support/cli.js';
+import { freePort, hmacOf, startReceiver, type Receiver } from '../support/notifications.js';
+import { sandboxEnv } from '../support/sandbox.js';
+
+let sandbox: RunningSandbox;
+let shop: Receiver;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  // One attempt per notification (no retries) and no change but the ones the test triggers.
+  sandbox = await startSandbox({ host: '127.0.0.1', port: 0, settleSeconds: 3600, notifications: { retryDelaysMs: [] } });
+  shop = await startReceiver('/shop/hooks');
+  env = { ...sandboxEnv(sandbox), GATEWAY_API: 'v1', XDG_STATE_HOME: emptyDir('gw-state-') };
+});
+afterAll(async () => {
+  await shop.close();
+  await sandbox.close();
+});
+
+function background(argv: string[]): { stop(): Promise<CliResult> } {
+  const interrupt = new AbortController();
+  const done = gw(argv, { env, interrupt: interrupt.signal });
+  return {
+    stop: async () => {
+      interrupt.abort(Object.assign(new Error('interrupted'), { exitCode: 130 }));
+      return done;
+    },
+  };
+}
+
+async function waitForPort(port: number): Promise<void> {
+  const { connect } = await import('node:net');
+  await expect
+    .poll(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const s = connect(port, '127.0.0.1');
+          s.once('connect', () => {
+            s.destroy();
+            resolve(true);
+          });
+          s.once('error', () => resolve(false));
+        }),
+    )
+    .toBe(true);
+}
+
+const records = (r: CliResult): Array<Record<string, unknown>> =>
+  r.stdout
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+const eventIdOf = (trackId: string, state: string): string => createHash('sha256').update(`${trackId}:${state}`).digest('hex').slice(0, 32);
+
+describe('a receiver down for part of the day, then caught up', () => {
+  it('each missed change delivered once, signed and marked; none twice across restarts', async () => {
+    const port = await freePort();
+    const callback = `http://127.0.0.1:${port}/hooks`;
+    const listenArgs = ['listen', '--port', String(port), '--path', '/hooks', '--forward-to', shop.url, '--catch-up', '--json'];
+    const trigger = async (trackId: string, state: string): Promise<void> => {
+      const r = await gw(['sandbox', 'trigger', trackId, state], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+    };
+    const pay = async (orderId: string): Promise<string> => {
+      const r = await gw(['pay', '25', 'USDT', '--no-qr', '--order-id', orderId, '--callback-url', callback, '--json'], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { trackId: string }).trackId;
+    };
+
+    // Morning: the receiver is up (its first start only takes note of what the history shows).
+    const first = background(listenArgs);
+    await waitForPort(port);
+    const a = await pay('cu-a');
+    await expect.poll(() => shop.requests.length).toBe(1);
+    await trigger(a, 'confirming');
+    await expect.poll(() => shop.requests.length).toBe(2);
+    const morning = await first.stop();
+    expect(morning.exitCode, morning.stderr).toBe(0);
+    expect(morning.stderr).toContain('catch-up: nothing recorded before');
+
+    // Midday: the receiver is down. A is paid, B is made and starts confirming, C is made: all lost.
+    await trigger(a, 'paid');
+    const b = await pay('cu-b');
+    await trigger(b, 'confirming');
+    const c = await pay('cu-c');
+    expect(shop.requests).toHaveLength(2);
+
+    // Afternoon: the receiver starts again and catches up on what the history shows now.
+    const second = background(listenArgs);
+    await waitForPort(port);
+    await expect.poll(() => shop.requests.length).toBe(5);
+    const afternoon = await second.stop();
+    expect(afternoon.exitCode, afternoon.stderr).toBe(0);
+    expect(afternoon.stderr).toContain('catch-up: 3 missed notifications');
+    const recovered = shop.requests.slice(2);
+    const got = recovered.map((r) => {
+      const body = JSON.parse(r.body.toString()) as { track_id: string; status: string };
+      expect(r.headers.hmac).toBe(hmacOf(sandbox.merchantKey, r.body));
+      expect(r.headers['x-gw-recovered']).toBe('1');
+      return [body.track_id, body.status, r.headers['x-gw-event-id']];
+    });
+    // Oldest payment first; payments made within the same second in track id order.
+    const byTrackId = (x: unknown[], y: unknown[]): number => String(x[0]).localeCompare(String(y[0]));
+    expect(got.sort(byTrackId)).toEqual(
+      [
+        [a, 'Paid', eventIdOf(a, 'paid')],
+        [b, 'Paying', eventIdOf(b, 'confirming')],
+        [c, 'Waiting', eventIdOf(c, 'waiting')],
+      ].sort(byTrackId),
+    );
+    const out = records(afternoon).filter((r) => r.event === 'recovered');
+    expect(out.map((r) => [r.trackId, r.status, r.recovered, r.delivered, r.eventId]).sort(byTrackId)).toEqual(
+      [
+        [a, 'paid', true, true, eventIdOf(a, 'paid')],
+        [b, 'confirming', true, true, eventIdOf(b, 'confirming')],
+        [c, 'waiting', true, true, eventIdOf(c, 'waiting')],
+      ].sort(byTrackId),
+    );
+
+    // Evening: B is paid while the receiver is up (seen live); restarts and a replay send nothing again.
+    const third = background(listenArgs);
+    await waitForPort(port);
+    await trigger(b, 'paid');
+    await expect.poll(() => shop.requests.length).toBe(6);
+    const evening = await third.stop();
+    expect(evening.stderr).toContain('catch-up: 0 missed notifications');
+    const fourth = background(listenArgs);
+    await waitForPort(port);
+    const night = await fourth.stop();
+    expect(night.stderr).toContain('catch-up: 0 missed notifications');
+    const replay = await gw(['webhook', 'replay', '--since', '1d', '--forward-to', shop.url, '--json'], { env });
+    expect(replay.exitCode, replay.stderr).toBe(0);
+    expect(replay.stdout).toBe('');
+    expect(shop.requests).toHaveLength(6);
+    // Every change the shop got, live or recovered, once.
+    const ids = shop.requests.map((r) => {
+      const body = JSON.parse(r.body.toString()) as { track_id: string; status: string };
+      return `${body.track_id}:${body.status}`;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+  }, 60_000);
+});
