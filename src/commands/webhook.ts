@@ -191,7 +191,9 @@ export function newCmdWebhook(
   });
 
   const replay = new Command('replay')
-    .description("deliver the payment state changes the gateway's history shows and this receiver missed (signed as the gateway signs, marked X-Gw-Recovered: 1), each once")
+    .description(
+      "deliver the payment state changes the gateway's history shows and this receiver missed (signed as the gateway signs, marked X-Gw-Recovered: 1), each once",
+    )
     .requiredOption('--since <when>', 'payments created from: 2026-11-01, today, yesterday, this-month, 2026-11-01T14:30, or a duration ago (2h, 7d)')
     .option('--until <when>', 'payments created up to (default now)')
     .option('--forward-to <url>', 'POST each one to your application (else: printed on stdout, the body in --json)')
@@ -201,7 +203,10 @@ export function newCmdWebhook(
       const since = parseWhen(flags.since, '--since', now);
       const until = flags.until === undefined ? undefined : parseWhen(flags.until, '--until', now, true);
       if (until !== undefined && until < since) throw new UsageError('--until is before --since');
-      const forward = flags.forwardTo === undefined ? undefined : { url: parseHttpUrl(flags.forwardTo, '--forward-to'), timeoutMs: parseSeconds(flags.forwardTimeout, '--forward-timeout') };
+      const forward =
+        flags.forwardTo === undefined
+          ? undefined
+          : { url: parseHttpUrl(flags.forwardTo, '--forward-to'), timeoutMs: parseSeconds(flags.forwardTimeout, '--forward-timeout') };
       const { webhookReplayRun } = await import('../cmdutil/catch-up.js');
       return webhookReplayRun(f, { since, ...(until !== undefined && { until }), ...(forward !== undefined && { forward }) });
     });
