@@ -150,6 +150,11 @@ export function paintTerminal(output: string, theme: Theme): Cell[][] {
  * the theme's (or its own) colours, the theme's background around the screen. Null if unread.
  */
 export function decodeScreen(screen: string, theme: Theme, columns?: number): string | null {
+  return decodeRaster(screenRaster(screen, theme, columns));
+}
+
+/** The whole screen painted as decodeScreen sees it, `px` pixels a cell wide (two half-rows of `px` tall). */
+export function screenRaster(screen: string, theme: Theme, columns?: number, px = 3): Raster {
   const pen: Pen = { fg: null, bg: null, inverse: false };
   const rows = screen
     .replace(/\r\n/g, '\n')
@@ -158,7 +163,7 @@ export function decodeScreen(screen: string, theme: Theme, columns?: number): st
   const width = columns ?? Math.max(...rows.map((r) => r.length));
   const bg = THEMES[theme].bg;
   const cells = rows.map((r) => [...r, ...Array.from({ length: Math.max(0, width - r.length) }, () => ({ top: bg, bottom: bg }))]);
-  return decodeRaster(rasterizeCells(cells, bg, 3));
+  return rasterizeCells(cells, bg, px);
 }
 
 /** A character's ink, as a camera blurs it: some of its cell in the foreground, by its code (deterministic). */
