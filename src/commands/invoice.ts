@@ -25,6 +25,7 @@ import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
 import { Decimal } from '../money/decimal.js';
 import { CREATE_INVOICE, type Invoice, type InvoiceRequest } from '../operations/create-invoice.js';
+import { DEFAULT_SETTLE_SECONDS } from '../sandbox/options.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { parseTimestamp } from '../output/time.js';
 import type { Clock } from '../util/clock.js';
@@ -228,9 +229,15 @@ export async function invoiceRun(opts: InvoiceOptions): Promise<void> {
     );
   }
   await printInvoice(invoice, request, url, view, !opts.wait);
+  // The embedded sandbox serves the page while this process runs: say how to try the payer's side.
+  if (io.sandbox && opts.wait)
+    io.notice(
+      `Sandbox: open the link within ${DEFAULT_SETTLE_SECONDS} s to choose a coin and pay on its page (in full, in part, or late); left alone, it is paid on its own`,
+    );
   if (!opts.wait) {
     await deliver(io, invoice, created);
     io.notice(`Follow it until it is paid: ${resumeCommand(trackId, io.sandbox)}`);
+    if (io.sandbox) io.notice('Sandbox: its page is served only while gw runs: add --wait to open it in a browser (or run gw sandbox)');
     return;
   }
   await deliver(io, invoice, created);

@@ -4,9 +4,9 @@
 // An invoice is a SandboxPayment of kind `invoice` with a `link` (store.ts); its states follow from
 // the lifecycle's rules for links (lifecycle.ts, linkSchedule): `new` until a coin is chosen,
 // `waiting` until the payer pays, then the plan of its outcome as a payment created at that moment.
-// With nobody at the page it settles on its own like `gw pay --sandbox`: at AUTO_CHOICE of the
-// settle time the default coin (defaultOffering) is chosen and paid, the order id's ending choosing
-// the outcome. Opening the page before then hands the link to the person there: it waits for their
+// With nobody at the page it settles on its own like `gw pay --sandbox`: once the settle time has
+// passed (AUTO_CHOICE of it: time for a person to open the link) the default coin (defaultOffering)
+// is chosen and paid, the order id's ending choosing the outcome. Opening the page before then hands the link to the person there: it waits for their
 // choice and their button, or expires at its lifetime. Every change goes to the journal (a later
 // process follows the link as this one does) and through live.ts, which emits it (notifications).
 
@@ -22,8 +22,8 @@ import { offerings, planOf, price, type Offering, type PaymentStore, type Sandbo
 import { MAX_AMOUNT_DIGITS } from './track-id.js';
 import type { CreateSettings } from './create.js';
 
-/** Share of the settle time after which a link nobody opened chooses its default coin and pays. */
-export const AUTO_CHOICE = 0.2;
+/** Share of the settle time after which a link nobody opened chooses its default coin and pays (time to open it). */
+export const AUTO_CHOICE = 1;
 
 /** What the payer's buttons on the page do: the outcome the payment then follows (lifecycle.ts). */
 export const PAYER_ACTIONS = { full: 'paid', partial: 'partial', late: 'late' } as const satisfies Record<string, Outcome>;

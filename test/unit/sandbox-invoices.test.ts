@@ -94,9 +94,11 @@ describe('sandbox invoices', () => {
     // The legacy inquiry names a coin and address: none before one is chosen.
     const legacy = json(serveOperation(gateway, 'paymentInfo', 'legacy', { merchant: 'mk', trackId: id }).body);
     expect([legacy.payCurrency, legacy.address, legacy.payAmount]).toEqual(['', '', '']);
-    clock.now = T0 + 2500;
+    clock.now = T0 + 9_500;
+    expect(info(gateway, id).status).toBe('new');
+    clock.now = T0 + 10_500;
     expect(info(gateway, id).status).toBe('waiting');
-    clock.now = T0 + 13_000;
+    clock.now = T0 + 21_000;
     const settled = info(gateway, id);
     expect(settled.status).toBe('paid');
     const txs = settled.txs as JsonObject[];
@@ -106,7 +108,7 @@ describe('sandbox invoices', () => {
   it('honour the order id endings: -expire expires with nothing received', () => {
     const { gateway, clock } = setUp();
     const id = String(create(gateway, { amount: 25, order_id: 'shop-2-expire' }).track_id);
-    clock.now = T0 + 13_000;
+    clock.now = T0 + 21_000;
     expect([info(gateway, id).status, info(gateway, id).txs]).toEqual(['expired', []]);
   });
 
@@ -167,7 +169,7 @@ describe('sandbox invoices', () => {
     });
     delivery.listen(gateway.events);
     const id = String(create(gateway, { amount: 25, currency: 'USDT', callback_url: 'http://127.0.0.1:9/cb' }).track_id);
-    clock.now = T0 + 13_000;
+    clock.now = T0 + 21_000;
     info(gateway, id);
     // The last change's notification goes out after the earlier ones' first attempts.
     await delivery.latest(id);
