@@ -315,6 +315,8 @@ export function planJson(plan: PayoutPlan): Record<string, unknown> {
 export interface ConfirmOptions {
   yes: boolean;
   dryRun: boolean;
+  /** Lifts the whole command's deadline while a person reads and answers (each request keeps its own). */
+  releaseDeadline?: () => void;
   /** "payout" or "refund", for the words. */
   noun: string;
 }
@@ -339,6 +341,7 @@ export async function confirmPayout(io: IOStreams, plan: PayoutPlan, options: Co
   if (!io.canPrompt()) {
     throw new UsageError(`a ${options.noun} needs confirmation: run it on a terminal, or pass --yes; nothing was sent`);
   }
+  options.releaseDeadline?.();
   const answer = await (await io.prompter()).input({ message: `Send this ${options.noun}? Type y or yes to send, anything else cancels:` });
   if (/^(y|yes)$/i.test(answer.trim())) return true;
   throw new GwError(ExitCode.REFUSED, `not confirmed: nothing was sent`);
@@ -450,6 +453,8 @@ export interface ExecuteOptions {
   now: number;
   sandbox: boolean;
   noun: 'payout' | 'refund';
+  /** Lifts the command's deadline while the question is open. */
+  releaseDeadline?: () => void;
   /** The command that runs this again with its reference (it looks before sending). */
   retryCommand: string;
   /** More fields for the JSON document (a refund's payment). */
@@ -483,7 +488,7 @@ export async function executePayout(o: ExecuteOptions): Promise<void> {
     }
   }
   const plan = await preparePayout(o.gateway, draft);
-  const send = await confirmPayout(io, plan, { yes: o.yes, dryRun: o.dryRun, noun: o.noun });
+  const send = await confirmPayout(io, plan, { yes: o.yes, dryRun: o.dryRun, noun: o.noun, ...(o.releaseDeadline && { releaseDeadline: o.releaseDeadline }) });
   if (!send) {
     if (io.json) io.printJson({ ...o.extraJson, dryRun: true, sent: false, ...planJson(plan) });
     else io.out('Dry run: nothing was sent.\n');

@@ -44,6 +44,8 @@ export interface PayoutOptions {
   address: string;
   flags: PayoutFlags;
   sandbox: boolean;
+  /** Lifts the command's deadline while the confirmation is asked. */
+  releaseDeadline?: () => void;
 }
 
 export interface PayoutStatusOptions {
@@ -114,6 +116,7 @@ export function newCmdPayout(f: Factory, runF: (opts: PayoutOptions) => Promise<
           address,
           flags,
           sandbox: f.globals.sandbox === true,
+          releaseDeadline: () => f.releaseDeadline(),
         });
       })
       .addCommand(status),
@@ -176,6 +179,7 @@ export async function payoutRun(opts: PayoutOptions): Promise<void> {
     sandbox: opts.sandbox,
     noun: 'payout',
     retryCommand: retry,
+    ...(opts.releaseDeadline && { releaseDeadline: opts.releaseDeadline }),
   });
 }
 

@@ -47,6 +47,8 @@ export interface RefundOptions {
   trackId: string;
   flags: RefundFlags;
   sandbox: boolean;
+  /** Lifts the command's deadline while the confirmation is asked. */
+  releaseDeadline?: () => void;
 }
 
 /** The payment's information over the versioned API only: it lists the transactions. */
@@ -140,6 +142,7 @@ export function newCmdRefund(f: Factory, runF: (opts: RefundOptions) => Promise<
           trackId: id,
           flags,
           sandbox: f.globals.sandbox === true,
+          releaseDeadline: () => f.releaseDeadline(),
         });
       }),
     {
@@ -243,6 +246,7 @@ export async function refundRun(opts: RefundOptions): Promise<void> {
     sandbox: opts.sandbox,
     noun: 'refund',
     retryCommand: retry,
+    ...(opts.releaseDeadline && { releaseDeadline: opts.releaseDeadline }),
     extraJson: { payment: trackId, arrived: group.confirmed, refundedBefore: refunded },
   });
 }

@@ -71,6 +71,17 @@ describe('gw payout: the confirmation', () => {
     expect(posts()).toBe(0);
   });
 
+  it('a person may take their time: the command deadline is lifted while the question is open (never with --yes)', async () => {
+    const prompter = new ScriptedPrompter([{ ask: /Send this payout\?/, answer: 'y' }]);
+    const { opts } = setup({ 'payout creation': CREATED }, { prompter });
+    let lifted = 0;
+    await payoutRun({ ...opts(), releaseDeadline: () => void lifted++ });
+    expect(lifted).toBe(1);
+    const quiet = setup({ 'payout creation': CREATED });
+    await payoutRun({ ...quiet.opts({ yes: true }), releaseDeadline: () => void lifted++ });
+    expect(lifted).toBe(1);
+  });
+
   it('what the question shows: amount, coin, network as sent, the full address, memo, the published fee, the reference', async () => {
     const prompter = new ScriptedPrompter([{ ask: /Send this payout\?/, answer: 'n' }]);
     const { opts, t } = setup({}, { prompter });
