@@ -176,7 +176,8 @@ export async function checkReceiptTarget(target: ReceiptTarget): Promise<void> {
   try {
     if (target.kind === 'file') {
       const there = await lstat(resolved).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
-      if (there !== undefined) reason = 'EEXIST: a file is already there, and a receipt never replaces one';
+      if (there?.isDirectory() === true) reason = 'EISDIR: a folder is there; name a file in it';
+      else if (there !== undefined) reason = 'EEXIST: a file is already there, and a receipt never replaces one';
     }
     if (reason === undefined) {
       const info = await stat(folder);

@@ -68,10 +68,10 @@ describe('checkReceiptTarget', () => {
     chmodSync(dir, 0o700);
   });
 
-  it('a name taken by a folder or a dangling link: 73', async () => {
+  it('a name taken by a folder (EISDIR) or a dangling link (EEXIST): 73', async () => {
     const dir = folder();
     mkdirSync(path.join(dir, 'taken'));
-    expect((await check({ kind: 'file', path: path.join(dir, 'taken'), flag: '--receipt' }))?.message).toContain('EEXIST');
+    expect((await check({ kind: 'file', path: path.join(dir, 'taken'), flag: '--receipt' }))?.message).toContain('EISDIR: a folder is there');
     symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'link'));
     expect((await check({ kind: 'file', path: path.join(dir, 'link'), flag: '--receipt' }))?.message).toContain('EEXIST');
   });
