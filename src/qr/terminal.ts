@@ -96,7 +96,8 @@ export function qrChoices(text: string, opts: TerminalQrOptions): QrChoice[] {
     const options = { ...opts, ...rung };
     const size = qrSize(text, options);
     if (choices.some((c) => c.columns === size.columns && c.rows === size.rows)) continue;
-    choices.push({ ...rung, ...size, draw: () => renderTerminalQr(text, options) });
+    let drawn: string | undefined; // the screen is redrawn every second while waiting: drawn once
+    choices.push({ ...rung, ...size, draw: () => (drawn ??= renderTerminalQr(text, options)) });
   }
   return choices;
 }
