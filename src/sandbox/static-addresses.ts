@@ -21,6 +21,7 @@ import { deriveSandboxAddress } from './addresses.js';
 import type { DepositKind } from './deposit-kinds.js';
 import { fail, ok, type Answer } from './envelopes.js';
 import { isHttpUrl, isPositive, readId, readInteger, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
+import { JournalError } from './journal.js';
 import { DEFAULT_SETTLE_SECONDS, expiresAt, type Outcome } from './lifecycle.js';
 import type { PaymentLifecycles } from './live.js';
 import { isKnownCurrency } from './prices.js';
@@ -103,7 +104,7 @@ export class StaticAddressBook {
     return journal === undefined ? undefined : path.join(path.dirname(journal.file), STATIC_ADDRESSES_FILE);
   }
 
-  /** The addresses the file keeps (the newest line of each); none when there is no file or it cannot be read. */
+  /** The addresses the file keeps (the newest line of each); none without a file; JournalError (exit 78) when it cannot be used. */
   private readFile(): SandboxStaticAddress[] {
     const file = this.file;
     if (file === undefined) return [];
@@ -112,13 +113,18 @@ export class StaticAddressBook {
       const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
       try {
         const stat = fstatSync(fd);
-        if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return [];
+        if (!stat.isFile()) throw new JournalError(file, 'it is not a regular file');
+        if (stat.size > MAX_FILE_BYTES) throw new JournalError(file, `it is more than the ${MAX_FILE_BYTES / 1024 / 1024} MiB gw ever writes`);
         text = readFileSync(fd, 'utf8');
       } finally {
         closeSync(fd);
       }
-    } catch {
-      return [];
+    } catch (error) {
+      // None yet is no address; one that cannot be read is said, never taken for none.
+      if (error instanceof JournalError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return [];
+      throw new JournalError(file, code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})`);
     }
     const byAddress = new Map<string, SandboxStaticAddress>();
     for (const line of text.split('\n')) {

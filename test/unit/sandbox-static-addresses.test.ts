@@ -2,13 +2,13 @@
 // form, listed with the documented filters and paging, revoked; payments to them simulated as
 // payments of type static address; kept beside the journal, so another process (another
 // SandboxGateway over the same journal) lists them, sees a revocation, and answers for their payments.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateAddress } from '../../src/payment-uri/index.js';
 import { SandboxGateway } from '../../src/sandbox/gateway.js';
-import { SandboxJournal } from '../../src/sandbox/journal.js';
+import { JournalError, SandboxJournal } from '../../src/sandbox/journal.js';
 import { decodePng } from '../support/qr-decode.js';
 
 const T0 = 1_750_000_000_000;
@@ -113,5 +113,21 @@ describe('sandbox static addresses', () => {
     const ton = value(g.staticAddresses.create({ network: 'TON' }));
     expect(decodePng((await g.qrImage(`${ton.trackId}.png`)).body as Buffer)).toMatch(new RegExp(`^ton://transfer/.+\\?text=${ton.memo}$`));
     expect((await g.qrImage('123.png')).status).toBe(404);
+  });
+
+  it('a file of addresses that cannot be used is said (exit 78), never taken for none', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gw-static-'));
+    mkdirSync(path.join(dir, 'sandbox-static-addresses.jsonl'));
+    const g = gatewayAt({ t: T0 }, new SandboxJournal(path.join(dir, 'sandbox-payments.jsonl')));
+    const error = (() => {
+      try {
+        g.staticAddresses.list({});
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(JournalError);
+    expect((error as JournalError).exitCode).toBe(78);
+    expect((error as JournalError).message).toMatch(/sandbox-static-addresses\.jsonl cannot be used: it is not a regular file$/);
   });
 });
