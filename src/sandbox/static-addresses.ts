@@ -5,7 +5,7 @@
 // order id, e-mail, description and callback URL, whose lifecycle runs as a white-label payment's
 // does (full: paid; partial: two transfers, 90 % in all, ending underpaid; late: the full amount
 // after its expiry) and whose notifications (`type: static_address`) go to the address's callback URL.
-// A sandbox with a journal (`gw sandbox`, `--sandbox` runs) appends each address, and each
+// A sandbox with a journal (`--sandbox` runs) appends each address, and each
 // revocation, to `sandbox-static-addresses.jsonl` beside it (one O_APPEND write per line; the newest
 // line of an address wins), so a later run lists and revokes them too. Like the payment journal,
 // the file holds no e-mails, descriptions or callback URLs.
