@@ -8,7 +8,7 @@ import { IOStreams } from '../../src/output/iostreams.js';
 import { ManualClock } from '../../src/util/clock.js';
 import { PAYMENT_CSV_COLUMNS } from '../../src/views/payment-csv.js';
 import { readCsv } from '../support/csv-reader.js';
-import { FakeGateway } from '../support/fake-gateway.js';
+import { FakeGateway, paymentInfoOf } from '../support/fake-gateway.js';
 import { gwFailure } from '../support/rejection.js';
 import { v1InfoOf, v1Tx } from '../support/v1-payment-info.js';
 
@@ -53,6 +53,34 @@ describe('gw payments --format csv', () => {
     const amount = PAYMENT_CSV_COLUMNS.indexOf('amount');
     expect(records.reduce((s, r) => s + Number(r[amount] || 0), 0)).toBe(780);
     expect(records.at(-1)?.[1]).toBe('6002');
+  });
+
+  it('the legacy history (no transaction lists): one row per payment, and one line saying so', async () => {
+    const legacy = (n: number): PaymentPage => ({
+      payments: [paymentInfoOf({ trackId: `${n}01`, status: 'Paid', amount: '5', currency: 'USDT', txID: `h${n}` })],
+      page: n,
+      pages: 2,
+      total: 2,
+    });
+    const { t, opts } = setup((f) => legacy(f.page ?? 1));
+    await paymentsRun(opts);
+    expect(
+      readCsv(t.stdout())
+        .slice(1)
+        .map((r) => [r[1], r[12]]),
+    ).toEqual([
+      ['101', 'h1'],
+      ['201', 'h2'],
+    ]);
+    expect(t.stderr()).toBe(
+      'gw: the history lists no transactions for these payments: one row each, without what arrived (the versioned API lists them: --api v1)\n',
+    );
+  });
+
+  it('the versioned history: no such line', async () => {
+    const { t, opts } = setup((f) => page(f.page ?? 1, 2));
+    await paymentsRun(opts);
+    expect(t.stderr()).toBe('');
   });
 
   it('nothing matches: the header alone', async () => {
