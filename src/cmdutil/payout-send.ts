@@ -162,6 +162,9 @@ function lookFailed(error: unknown, what: string): never {
   throw error;
 }
 
+/** The versioned currency list only, whatever `api` says: its shape is the published one (docs/gateway.md §12), as the payout endpoints are versioned only. */
+const V1_CURRENCIES = { ...SUPPORTED_CURRENCIES, endpoints: { v1: SUPPORTED_CURRENCIES.endpoints.v1 } };
+
 /** The versioned balance only: it needs the general key (docs/gateway.md §8); the legacy one is not used here. */
 const V1_BALANCE = { ...BALANCE, endpoints: { v1: BALANCE.endpoints.v1 } };
 
@@ -190,7 +193,7 @@ async function checkBalance(gateway: GatewayClient, draft: PayoutDraft, fee: Dec
 export async function preparePayout(gateway: GatewayClient, draft: PayoutDraft): Promise<PayoutPlan> {
   let list: Record<string, JsonValue>;
   try {
-    list = await gateway.perform(SUPPORTED_CURRENCIES, {});
+    list = await gateway.perform(V1_CURRENCIES, {});
   } catch (error) {
     return lookFailed(error, "the gateway's currency list (fees and minimums)");
   }

@@ -158,6 +158,16 @@ describe('payouts against a strict recording gateway', () => {
     expect(r.stdout + r.stderr).not.toContain(TEST_PAYOUT_KEY);
   });
 
+  it('with api legacy too, every request is the versioned one (the payout endpoints exist only there)', async () => {
+    const r = await run(payout('--yes'), { GATEWAY_API: 'legacy' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(server.requests.map((q) => `${q.method} ${new URL(q.path, 'http://x').pathname}`)).toEqual([
+      'GET /v1/common/currencies',
+      'GET /v1/general/account/balance',
+      'POST /v1/payout',
+    ]);
+  });
+
   it('the confirmation shows exactly what will be sent: amount, coin, network, the full address, memo, the published fee, the reference', async () => {
     const r = await run(payout('--yes', '--description', 'supplier 7'));
     expect(r.exitCode, r.stderr).toBe(0);
