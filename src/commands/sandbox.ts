@@ -39,10 +39,18 @@ interface SandboxFlags {
   payoutKey?: string;
   generalKey?: string;
   deliverAnywhere?: boolean;
+  dropNotifications?: string;
   notifyRetries: string;
   notifyTimeout: string;
   tls?: boolean;
   tlsCa?: string;
+}
+
+/** --drop-notifications: a whole number from 0 to 10000. */
+function parseDropCount(text: string): number {
+  const n = /^\s*\d{1,5}\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= 0 && n <= 10_000)) throw new UsageError(`--drop-notifications must be a whole number from 0 to 10000 (got "${text.slice(0, 20)}")`);
+  return n;
 }
 
 /** The sandbox's retry waits by default, in seconds: the gateway's 1 min, 3 min, 30 min, 3 h as seconds. */
@@ -80,6 +88,7 @@ export function newCmdSandbox(
       DEFAULT_RETRIES,
     )
     .option('--notify-timeout <seconds>', 'how long a receiver may take to answer one notification', '5')
+    .option('--drop-notifications <n>', 'lose the next n notifications on purpose (never sent), to try gw listen --catch-up and gw webhook replay')
     .option('--tls', 'serve HTTPS, with a certificate made at start for 127.0.0.1, ::1 and localhost, signed by a CA made for this run')
     .option('--tls-ca <file>', 'with --tls: where to write that CA certificate for clients to trust (default: sandbox-ca.pem in the state folder)')
     .action((_flags: unknown, cmd: Command) => {
@@ -109,6 +118,7 @@ export function newCmdSandbox(
             retryDelaysMs,
             timeoutMs,
             deliverAnywhere: flags.deliverAnywhere === true,
+            ...(flags.dropNotifications !== undefined && { dropNotifications: parseDropCount(flags.dropNotifications) }),
             // Deliveries go out as every request of gw does: proxies from the environment, --verbose lines.
             proxyEnv: f.env,
             ...(f.globals.verbose === true && { httpLog: (line: string) => f.io.err(`${line}\n`) }),

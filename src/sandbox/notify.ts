@@ -44,6 +44,12 @@ export interface DeliveryOptions {
   retryDelaysMs?: readonly number[];
   /** Deliver to any host, not only to this machine. */
   deliverAnywhere?: boolean;
+  /**
+   * Lose this many notifications on purpose, the next ones to go out (`gw sandbox --drop-notifications`):
+   * each is logged `not-sent` and never delivered, as if every attempt had failed. For trying
+   * `gw listen --catch-up` and `gw webhook replay`.
+   */
+  dropNotifications?: number;
   /** Per attempt; default SANDBOX_DELIVERY_TIMEOUT_MS. */
   timeoutMs?: number;
   clock?: Clock;
@@ -117,6 +123,8 @@ export class NotificationDelivery {
   readonly #merchantKey: string;
   readonly #delays: readonly number[];
   readonly #deliverAnywhere: boolean;
+  /** Notifications still to lose on purpose. */
+  #dropLeft: number;
   readonly #timeoutMs: number;
   readonly #clock: Clock;
   readonly #post: Poster;
@@ -134,6 +142,7 @@ export class NotificationDelivery {
     this.#merchantKey = merchantKey;
     this.#delays = options.retryDelaysMs ?? SANDBOX_RETRY_DELAYS_MS;
     this.#deliverAnywhere = options.deliverAnywhere === true;
+    this.#dropLeft = options.dropNotifications ?? 0;
     this.#timeoutMs = options.timeoutMs ?? SANDBOX_DELIVERY_TIMEOUT_MS;
     this.#clock = options.clock ?? systemClock;
     this.#post = options.post ?? defaultPoster(options.proxyEnv ?? {}, merchantKey, options.httpLog);
@@ -247,6 +256,12 @@ export class NotificationDelivery {
         result: 'not-sent',
         error: `${url.host} is not this machine: the sandbox delivers only to loopback addresses (gw sandbox --deliver-anywhere to allow others)`,
       };
+      report(outcome);
+      return settleFirst(outcome);
+    }
+    if (this.#dropLeft > 0) {
+      this.#dropLeft--;
+      const outcome: DeliveryOutcome = { ...base, attempt: 0, result: 'not-sent', error: 'dropped on purpose (--drop-notifications)' };
       report(outcome);
       return settleFirst(outcome);
     }

@@ -151,3 +151,45 @@ describe('a receiver down for part of the day, then caught up', () => {
     expect(new Set(ids).size).toBe(ids.length);
   }, 60_000);
 });
+
+describe('gw sandbox --drop-notifications, then gw webhook replay (legacy API, to stdout)', () => {
+  it('the dropped notification is never sent; replay prints the current state once in the legacy body format, then nothing', async () => {
+    const dropping = await startSandbox({ host: '127.0.0.1', port: 0, settleSeconds: 3600, notifications: { retryDelaysMs: [], dropNotifications: 1 } });
+    const receiver = await startReceiver('/hooks');
+    const env2 = { ...sandboxEnv(dropping), GATEWAY_API: 'legacy', XDG_STATE_HOME: emptyDir('gw-state-') };
+    try {
+      const pay = await gw(['pay', '5', 'USDT', '--no-qr', '--order-id', 'dropped-1', '--callback-url', receiver.url, '--json'], { env: env2 });
+      expect(pay.exitCode, pay.stderr).toBe(0);
+      const trackId = (JSON.parse(pay.stdout) as { trackId: string }).trackId;
+      // The next change is delivered (one notification dropped, not all): only it arrives, the creation's never does.
+      const confirming = await gw(['sandbox', 'trigger', trackId, 'confirming'], { env: env2 });
+      expect(confirming.exitCode, confirming.stderr).toBe(0);
+      await expect.poll(() => receiver.requests.length).toBe(1);
+      expect(JSON.parse(receiver.requests[0]?.body.toString() ?? '{}')).toMatchObject({ trackId, status: 'Confirming' });
+
+      const replay = await gw(['webhook', 'replay', '--since', '1h', '--json'], { env: env2 });
+      expect(replay.exitCode, replay.stderr).toBe(0);
+      const out = records(replay);
+      expect(out).toHaveLength(1);
+      expect(out[0]).toMatchObject({
+        event: 'recovered',
+        recovered: true,
+        delivered: true,
+        trackId,
+        status: 'confirming',
+        style: 'legacy',
+        eventId: eventIdOf(trackId, 'confirming'),
+      });
+      // What the history shows now; gw had recorded nothing for this profile, so it is delivered (at least once).
+      expect(JSON.parse(String(out[0]?.body))).toMatchObject({ trackId, status: 'Confirming', type: 'payment', orderId: 'dropped-1' });
+
+      const again = await gw(['webhook', 'replay', '--since', '1h', '--json'], { env: env2 });
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.stdout).toBe('');
+      expect(again.stderr).toContain('0 missed notifications');
+    } finally {
+      await receiver.close();
+      await dropping.close();
+    }
+  });
+});
