@@ -167,6 +167,8 @@ export interface LinkView {
   canPay: boolean;
   /** The payer may (still) choose a coin. */
   canChoose: boolean;
+  /** A coin has been chosen (by the payer, or on its own): the page may show its address. */
+  chosen: boolean;
 }
 
 /** Drives the links of one sandbox: the page's actions, each applied to the payment, journaled and emitted. */
@@ -182,10 +184,12 @@ export class PaymentLinks {
     const link = payment.link;
     if (link === undefined) return undefined;
     const status = this.lifecycles.current(payment).status;
-    const open = Math.floor(this.now() / 1000) < link.expiresAt;
+    const now = Math.floor(this.now() / 1000);
+    const open = now < link.expiresAt;
     return {
       payment,
       status,
+      chosen: link.chosenAt !== undefined && link.chosenAt <= now,
       canChoose: open && status === 'new',
       canPay: open && status === 'waiting' && link.startedAt === undefined,
     };

@@ -123,7 +123,7 @@ async function render(view: LinkView): Promise<GatewayReply> {
   if (payment.orderId !== '') parts.push(`<p>Order <span id="order-id">${escapeHtml(payment.orderId)}</span></p>`);
   parts.push(`<p class="status" id="status" data-status="${escapeHtml(status)}">${escapeHtml(STATUS_WORDS[status])}</p>`);
   if (view.canChoose) parts.push(chooseForm(payment.trackId));
-  else if (status !== 'new') parts.push(await paymentDetails(payment));
+  else if (view.chosen) parts.push(await paymentDetails(payment));
   if (view.canPay) parts.push(payForm(payment.trackId));
   if (status === 'paid') {
     if (link.thanksMessage !== '') parts.push(`<p id="thanks">${escapeHtml(link.thanksMessage)}</p>`);

@@ -158,6 +158,18 @@ describe('sandbox invoices', () => {
     expect((await request(gateway, 'GET', '/pay/999999999')).status).toBe(404);
   });
 
+  it('a link nobody chose a coin for expires at its lifetime; its page then shows no address', async () => {
+    const { gateway, clock } = setUp();
+    const id = String(create(gateway, { amount: 10, currency: 'USDT', lifetime: 15 }).track_id);
+    await request(gateway, 'GET', `/pay/${id}`);
+    clock.now = T0 + 15 * 60_000;
+    expect([info(gateway, id).status, info(gateway, id).txs]).toEqual(['expired', []]);
+    const page = await request(gateway, 'GET', `/pay/${id}`);
+    expect(page.text).toContain('data-status="expired"');
+    expect(page.text).not.toContain('id="address"');
+    expect(page.text).not.toContain('name="coin"');
+  });
+
   it('notify as the gateway does for invoices: v1 bodies with type "invoice", signed', async () => {
     const { gateway, clock } = setUp();
     const bodies: string[] = [];
