@@ -433,6 +433,11 @@ export class SandboxJournal {
     return found;
   }
 
+  /** Tells the user, in one line, what a file kept beside the journal could not do (the sandbox's fixed addresses). */
+  notice(line: string): void {
+    this.#notice(line);
+  }
+
   /** The newest entry for a track id, if the journal has one. */
   find(trackId: string): JournalEntry | undefined {
     if (!TRACK_ID.test(trackId)) return undefined;

@@ -62,8 +62,8 @@ export interface StaticAddressSettings {
   now: () => number;
   baseUrl: () => string;
   settleSeconds?: number;
-  /** The payment journal: the addresses are kept in a file beside it. */
-  journal?: { readonly file: string };
+  /** The payment journal: the addresses are kept in a file beside it, and what could not be kept is told through it. */
+  journal?: { readonly file: string; notice(line: string): void };
 }
 
 export class StaticAddressBook {
@@ -171,8 +171,11 @@ export class StaticAddressBook {
       } finally {
         closeSync(fd);
       }
-    } catch {
+    } catch (error) {
       // Kept in memory all the same: this sandbox answers for it; a later run will not know it.
+      this.settings.journal?.notice(
+        `the sandbox could not record static address ${address} in ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}): a later --sandbox run will not find it`,
+      );
     }
   }
 
