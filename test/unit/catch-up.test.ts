@@ -1,0 +1,96 @@
+// Catching up's pure parts (src/notifications/catch-up.ts) and its state file
+// (src/cmdutil/catch-up-state.ts): stable event ids, the diff against what was seen, the recovered
+// body signed as the gateway signs (checked with crypto.createHmac), and a state written
+// atomically that a later run reads back, old events forgotten, a foreign file refused.
+import { createHash, createHmac } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catchUpStatePath, loadCatchUpState, saveCatchUpState } from '../../src/cmdutil/catch-up-state.js';
+import { ExitCode, GwError } from '../../src/errors.js';
+import { eventId, missedEvents, recoveredNotification } from '../../src/notifications/catch-up.js';
+import { emptyDir } from '../support/cli.js';
+import { T_DATE, v1InfoOf, v1Tx } from '../support/v1-payment-info.js';
+
+const row = (trackId: string, status: string, date = T_DATE, txs: string[] = []) =>
+  v1InfoOf({ track_id: trackId, status, currency: 'USDT', amount: '25', order_id: `o-${trackId}`, date }, txs);
+
+describe('event ids and the diff', () => {
+  it('an event id is sha256 of "track id:state", 32 hex digits, the same every time', () => {
+    expect(eventId('184729305', 'paid')).toBe(createHash('sha256').update('184729305:paid').digest('hex').slice(0, 32));
+    expect(eventId('184729305', 'paid')).toBe(eventId('184729305', 'paid'));
+    expect(eventId('184729305', 'paid')).not.toBe(eventId('184729305', 'confirming'));
+  });
+
+  it('missed: each payment whose current state was not seen, once, oldest first; unknown states are no event', () => {
+    const rows = [
+      row('3', 'paid', T_DATE + 20, [v1Tx('t3', '25', 'USDT')]),
+      row('1', 'paying', T_DATE, [v1Tx('t1', '25', 'USDT', { status: 'confirming' })]),
+      row('2', 'waiting', T_DATE + 10),
+      row('2', 'waiting', T_DATE + 10),
+      row('4', 'sideways', T_DATE + 30),
+      // Expired with funds is late, in the history as in a notification.
+      row('5', 'expired', T_DATE + 40, [v1Tx('t5', '25', 'USDT')]),
+    ];
+    const seen = new Set([eventId('3', 'paid')]);
+    expect(missedEvents(rows, seen).map((e) => [e.trackId, e.state, e.id, e.createdAt])).toEqual([
+      ['1', 'confirming', eventId('1', 'confirming'), T_DATE],
+      ['2', 'waiting', eventId('2', 'waiting'), T_DATE + 10],
+      ['5', 'late', eventId('5', 'late'), T_DATE + 40],
+    ]);
+  });
+
+  it('the recovered body is the gateway format for the current state, HMAC-SHA512 over its bytes, marked recovered', () => {
+    const [event] = missedEvents([row('7', 'paid', T_DATE, [v1Tx('t7', '25', 'USDT')])], new Set());
+    if (event === undefined) throw new Error('no event');
+    const n = recoveredNotification(event, 'v1', 'the-merchant-key');
+    expect(n.headers.HMAC).toBe(createHmac('sha512', 'the-merchant-key').update(n.body).digest('hex'));
+    expect(n.headers['X-Gw-Recovered']).toBe('1');
+    expect(n.headers['X-Gw-Event-Id']).toBe(eventId('7', 'paid'));
+    expect(JSON.parse(n.body)).toMatchObject({
+      track_id: '7',
+      status: 'Paid',
+      type: 'white_label',
+      order_id: 'o-7',
+      txs: [{ tx_hash: 't7', currency: 'USDT' }],
+    });
+    const legacy = recoveredNotification(event, 'legacy', 'the-merchant-key');
+    expect(JSON.parse(legacy.body)).toMatchObject({ trackId: '7', status: 'Paid', type: 'payment', orderId: 'o-7' });
+  });
+});
+
+describe('the state file', () => {
+  it('per profile in the state folder; written atomically (no temporary file left), 0600, read back; old events forgotten', () => {
+    const home = emptyDir();
+    const file = catchUpStatePath({}, home, 'shop/eu');
+    expect(file).toBe(path.join(home, '.local', 'state', 'gateway', 'catch-up-shop_eu.json'));
+    expect(catchUpStatePath({ XDG_STATE_HOME: '/var/state' }, home, 'default')).toBe('/var/state/gateway/catch-up-default.json');
+    expect(loadCatchUpState(file)).toEqual({ seen: new Map() });
+    const state = {
+      lastAt: 1_764_100_000,
+      seen: new Map([
+        [eventId('1', 'paid'), 1_764_000_000],
+        [eventId('2', 'paid'), 1_700_000_000],
+      ]),
+    };
+    saveCatchUpState(file, state, 1_763_000_000);
+    expect(readdirSync(path.dirname(file))).toEqual(['catch-up-shop_eu.json']);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadCatchUpState(file)).toEqual({ lastAt: 1_764_100_000, seen: new Map([[eventId('1', 'paid'), 1_764_000_000]]) });
+  });
+
+  it('a file that is not gw state is refused with exit 78, naming it', () => {
+    const file = path.join(emptyDir(), 'catch-up-default.json');
+    writeFileSync(file, '{"version": 7}');
+    let error: unknown;
+    try {
+      loadCatchUpState(file);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(GwError);
+    expect((error as GwError).exitCode).toBe(ExitCode.CONFIG);
+    expect((error as GwError).message).toContain(file);
+    expect(readFileSync(file, 'utf8')).toBe('{"version": 7}');
+  });
+});
