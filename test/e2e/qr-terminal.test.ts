@@ -134,3 +134,25 @@ describe.skipIf(!hasTmux)('the QR in a real terminal', () => {
     30_000,
   );
 });
+
+/** A payment link (gw invoice): its QR holds the link, a URL the payer's browser opens, not a coin URI. */
+const LINK = 'gw invoice 25 USD --sandbox --qr';
+
+describe.skipIf(!hasTmux)('the QR of a payment link in a real terminal', () => {
+  it.each([
+    ['default', LINK, ['dark', 'light']],
+    ['NO_COLOR=1', `NO_COLOR=1 ${LINK}`, ['dark', 'light']],
+    ['into a pipe', `${LINK} | cat`, ['dark']],
+  ] as const)(
+    '%s: the link’s QR scans where it should, and holds the printed link',
+    async (_name, command, themes) => {
+      const screen = await inTerminal(command);
+      const link = /^Payment link\s+(http\S+)/m.exec(screen.replace(/\x1b\[[0-9;]*m/g, ''))?.[1];
+      expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/pay\/\d{9}$/);
+      for (const theme of ['dark', 'light'] as const) {
+        expect(decodeTerminalQr(codeOnly(screen), theme), `${theme} theme\n${screen}`).toBe((themes as readonly string[]).includes(theme) ? link : null);
+      }
+    },
+    30_000,
+  );
+});
