@@ -473,5 +473,5 @@ function saleOverride(prompt: PromptState): PromptState['coin'] {
 /** The state line on the counter screen; a lost gateway said plainly (the payment is kept, checks go on). */
 export function liveWords(statusLine: string, progress: WaitProgress): string {
   if (progress.problem === undefined) return statusLine;
-  return `⚠ Gateway not answering: the payment is kept, gw keeps checking · ${progress.problem}`;
+  return `⚠ Gateway lost · payment kept · checking again: ${progress.problem}`;
 }

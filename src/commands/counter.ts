@@ -46,6 +46,8 @@ export interface CounterOptions {
   newOrderId: () => string;
   /** The terminal's keys (tests give theirs); default: IOStreams.readKeys. */
   keys?: KeySource;
+  /** Resizes of the terminal (tests give theirs); default: IOStreams.onResize. */
+  resize?: TillOptions['onResize'];
   observe?: TillOptions['observe'];
   policy?: TillOptions['policy'];
 }
@@ -157,7 +159,7 @@ export async function counterRun(opts: CounterOptions): Promise<void> {
       clock: opts.clock,
       gateway,
       keys: opts.keys ?? ((onKey) => io.readKeys(onKey)),
-      onResize: (listener) => io.onResize(listener),
+      onResize: opts.resize ?? ((listener) => io.onResize(listener)),
       defaults,
       holdMs: config.counterHoldSeconds.value * 1000,
       newOrderId: opts.newOrderId,

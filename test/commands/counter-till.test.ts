@@ -23,7 +23,7 @@ class ScriptedKeys {
   #onKey: ((key: ReturnType<typeof parseKeys>[number]) => void) | undefined;
   #next = 0;
 
-  constructor(private readonly steps: ReadonlyArray<readonly [TillPhase, string]>) {}
+  constructor(private readonly steps: ReadonlyArray<readonly [TillPhase, string | (() => string)]>) {}
 
   readonly source: KeySource = (onKey) => {
     this.#onKey = onKey;
@@ -37,7 +37,8 @@ class ScriptedKeys {
     const step = this.steps[this.#next];
     if (step === undefined || step[0] !== phase) return;
     this.#next++;
-    for (const key of parseKeys(step[1])) this.#onKey?.(key);
+    const keys = typeof step[1] === 'function' ? step[1]() : step[1];
+    for (const key of parseKeys(keys)) this.#onKey?.(key);
   };
 
   get done(): boolean {
@@ -55,8 +56,15 @@ interface Run {
 }
 
 async function run(
-  steps: ReadonlyArray<readonly [TillPhase, string]>,
-  options: { orderIds?: string[]; gateway?: GatewayClient; env?: Record<string, string>; flags?: CounterOptions['flags'] } = {},
+  steps: ReadonlyArray<readonly [TillPhase, string | (() => string)]>,
+  options: {
+    orderIds?: string[];
+    gateway?: GatewayClient;
+    env?: Record<string, string>;
+    flags?: CounterOptions['flags'];
+    /** Resizes the terminal: called with a function that does it and tells the till. */
+    onIo?: (io: IOStreams, resize: () => void) => void;
+  } = {},
 ): Promise<Run> {
   const home = emptyDir('gw-counter-');
   const t = IOStreams.test({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, width: 80, height: 24, color: false, env: { HOME: home } });
@@ -64,6 +72,10 @@ async function run(
   const f = createFactory({ io: t.io, env: { HOME: home }, cwd: home, home, interrupt: new AbortController().signal, clock });
   f.applyGlobals({ sandbox: options.gateway === undefined });
   const keys = new ScriptedKeys(steps);
+  const resized: Array<() => void> = [];
+  options.onIo?.(t.io, () => {
+    for (const listener of resized) listener();
+  });
   const ids = [...(options.orderIds ?? [])];
   let generated = 0;
   let exit = 0;
@@ -78,6 +90,10 @@ async function run(
       releaseDeadline: () => f.releaseDeadline(),
       newOrderId: () => ids.shift() ?? `gw-20261125-090000-${String(++generated).padStart(4, '0')}`,
       keys: keys.source,
+      resize: (listener) => {
+        resized.push(listener);
+        return () => resized.splice(resized.indexOf(listener), 1);
+      },
       observe: keys.observe,
     });
   } catch (error) {
@@ -179,6 +195,41 @@ describe('gw counter: a morning at the till (sandbox)', () => {
     expect(r.summary).toMatch(/Still open \(1\)/);
   });
 
+  it('a resize while a payment is shown redraws it for the new size, on a cleared screen', async () => {
+    let resize = (): void => undefined;
+    let io: IOStreams | undefined;
+    const r = await run(
+      [
+        ['prompt', `6${ENTER}`],
+        [
+          'showing',
+          () => {
+            io?.setSize(100, 30);
+            resize();
+            return ESC;
+          },
+        ],
+        ['prompt', 'q'],
+      ],
+      {
+        orderIds: ['resize-1'],
+        onIo: (i, fire) => {
+          io = i;
+          resize = fire;
+        },
+      },
+    );
+    expect(r.exit).toBe(0);
+    const shown = r.stdout.indexOf('Pay exactly 6 USDT');
+    const after = r.stdout.slice(shown);
+    const cleared = after.indexOf('\u001b[H\u001b[2J');
+    expect(cleared).toBeGreaterThan(0);
+    // Drawn again after the clear, at the new width: the side text starts further right than 80 columns allow.
+    const next = after.indexOf('\u001b[H\u001b[2J', cleared + 1);
+    const redrawn = new VirtualTerminal(100, 30).write(after.slice(cleared, next)).text();
+    expect(redrawn).toContain('Pay exactly 6 USDT');
+  });
+
   it('a bad amount stays at the prompt with one line, and nothing is created', async () => {
     const r = await run([
       ['prompt', `1.2.3${ENTER}`],
@@ -240,6 +291,34 @@ describe('gw counter: a creation that may have reached the gateway is looked up,
     expect(r.stdout).toContain('Found by its order id: created');
     expect(r.summary).toMatch(/^paid +1 +25 USDT$/m);
     expect(r.summary).toContain('1 sale');
+  });
+
+  it('the gateway lost while a payment is shown: said on screen, the payment kept, checks go on until PAID', async () => {
+    const down = new GwError(ExitCode.UNAVAILABLE, 'could not reach the gateway (ECONNREFUSED)');
+    const answers: Array<PaymentInfo | GwError> = [info('Waiting'), down, down, down, info('Paid', { txID: 'ab12', payDate: S + 9 })];
+    const gateway = new FakeGateway({
+      payment: tronPayment(T0, { orderId: 'amb-1' }),
+      info: async () => {
+        const next = answers.shift() ?? info('Paid', { txID: 'ab12', payDate: S + 9 });
+        if (next instanceof GwError) throw next;
+        return next;
+      },
+    });
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['final', ENTER],
+        ['prompt', 'q'],
+      ],
+      { gateway, orderIds: ['amb-1'], env: { GATEWAY_COUNTER_CURRENCY: 'USDT' } },
+    );
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toContain('⚠ Gateway lost · payment kept');
+    expect(gateway.calls.filter((c) => c.method === 'createPayment')).toHaveLength(1);
+    // Checked through the failures with the wait's backoff (2 s, 4 s, 8 s after them), until PAID.
+    expect(gateway.calls.filter((c) => c.method === 'paymentInfo')).toHaveLength(5);
+    expect(r.clock.now() - T0).toBeGreaterThanOrEqual(14_000);
+    expect(r.summary).toMatch(/^paid +1 +25 USDT$/m);
   });
 
   it('the look-up itself fails while the gateway is away: it is retried, then finds the payment', async () => {
