@@ -21,6 +21,7 @@ import { localDateTime, parseTimestamp } from '../output/time.js';
 import { Untrusted } from '../output/untrusted.js';
 import { maskUrlText } from '../output/url-credentials.js';
 import type { PaymentUri } from '../payment-uri/uri.js';
+import { terminalQr } from '../views/terminal-qr.js';
 
 export interface AddressNewOptions {
   io: IOStreams;
@@ -252,7 +253,7 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
       currency: opts.currency ?? null,
       uri: uri.qr ? uri.uri : null,
     });
-    if (wantQr) io.err(await renderQr(io, uri.uri));
+    if (wantQr) io.err(await terminalQr(io, uri.uri, 'widen it'));
     return;
   }
   io.sandboxBanner();
@@ -275,23 +276,12 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
   if (address.callbackUrl && !address.callbackUrl.isBlank) rows.push({ label: 'Callback', value: maskUrlText(address.callbackUrl.toString()) });
   if (uri.qr) rows.push({ label: 'URI', value: uri.uri });
   let text = renderDetails(rows);
-  if (wantQr) text += `\n${await renderQr(io, uri.uri)}`;
+  if (wantQr) text += `\n${await terminalQr(io, uri.uri, 'widen it')}`;
   if (!uri.qr)
     text += `\n${chalk.bold.yellow(`No QR code: ${uri.qrRefusal ?? 'the memo cannot go in one'}.`)} The payer must send to the address above with the memo ${chalk.bold(Untrusted.of(uri.memo ?? '').toString())}.\n`;
   text += `It takes any amount, any number of times: its payments are listed by gw payments --address ${address.address}\n`;
   if (io.sandbox) text += `${chalk.yellow('SANDBOX address: made up, nobody watches it; never send funds to it.')}\n`;
   io.out(text);
-}
-
-async function renderQr(io: IOStreams, text: string): Promise<string> {
-  const { renderTerminalQr, qrWidth } = await import('../qr/index.js');
-  const width = qrWidth(text, io.qrRenderOptions());
-  const columns = io.width();
-  if (io.stdoutIsTTY && width > columns) {
-    io.warn(`the QR code needs ${width} columns and the terminal has ${columns}: widen it`);
-    return '';
-  }
-  return renderTerminalQr(text, io.qrRenderOptions());
 }
 
 // --- gw address list ------------------------------------------------------------------------------
