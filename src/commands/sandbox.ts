@@ -338,6 +338,7 @@ export async function sandboxRun(opts: SandboxCommandOptions): Promise<void> {
           (sandbox.caFile === undefined ? '' : `  CA (PEM)      ${sandbox.caFile}   (made for this run: trust it in the client, e.g. NODE_EXTRA_CA_CERTS)\n`) +
           `Try: ${trust}GATEWAY_BASE_URL=${sandbox.url} GATEWAY_MERCHANT_KEY=${sandbox.merchantKey} gw pay 25 USDT\n` +
           `  or the versioned API: ${trust}GATEWAY_API=v1 GATEWAY_BASE_URL=${sandbox.url} GATEWAY_GENERAL_KEY=${sandbox.generalKey} gw balance\n` +
+          `  or a payment link to open in a browser: ${trust}GATEWAY_BASE_URL=${sandbox.url} GATEWAY_MERCHANT_KEY=${sandbox.merchantKey} gw invoice 25 USD\n` +
           `Notifications go to each payment's --callback-url${opts.server.notifications?.deliverAnywhere === true ? '' : ' on this machine'}; move a payment with: gw sandbox trigger <trackId> paid --url ${sandbox.url}\n` +
           'Press Ctrl-C to stop.\n',
       );
