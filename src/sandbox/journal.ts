@@ -11,6 +11,9 @@
 //   through a symbolic link.
 // - What: one JSON line per payment, {"trackId", the record's fields, "orderId"} (the order id
 //   last: withOrderId() looks for its text), newest last. No e-mails, descriptions or callback URLs.
+//   A payment link's line also holds when its coin was chosen and when it was paid; when its payer
+//   acts, the link is appended again, marked `"again":true` (the newest line wins; count() counts
+//   the payment once).
 // - Many writers, nothing lost: every process appends its line with ONE write() on a descriptor
 //   opened O_APPEND, which the kernel places at the end of the file whole, whoever else appends at
 //   the same time (on a local file system). Nothing ever rewrites a file in place.
