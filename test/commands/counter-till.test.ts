@@ -1,6 +1,8 @@
 // gw counter in process: the till driven by scripted keystrokes (delivered when the till reaches
 // a phase), against the embedded sandbox (its order-id endings choose each outcome) or a fake
 // gateway (an ambiguous creation failure). A ManualClock drives the sandbox and the waits.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { counterRun, type CounterOptions } from '../../src/commands/counter.js';
 import type { TillPhase } from '../../src/cmdutil/till-session.js';
@@ -249,6 +251,39 @@ describe('gw counter: a morning at the till (sandbox)', () => {
     expect(text).toContain('Charge in EUR, paid in USDT on Tron Network');
     expect(text).toContain('q end the day');
     expect(term.scrollback).toHaveLength(0);
+  });
+});
+
+describe('gw counter --receipts', () => {
+  it('one receipt per payment that ends, named by date and track id, in the folder; none for one not waited for', async () => {
+    const dir = emptyDir('gw-receipts-');
+    const r = await run(
+      [
+        ['prompt', `12${ENTER}`],
+        ['final', ENTER],
+        ['prompt', `3${ENTER}`],
+        ['showing', ESC],
+        ['prompt', 'q'],
+      ],
+      { orderIds: ['rcpt-1', 'rcpt-2'], flags: { receipts: dir, receiptWidth: '32' } },
+    );
+    expect(r.exit).toBe(0);
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\d{8}-\d{6}-\d{9}\.txt$/);
+    const receipt = readFileSync(path.join(dir, files[0]!), 'utf8');
+    expect(receipt).toContain('rcpt-1');
+    expect(receipt).toMatch(/12 USDT/);
+    for (const line of receipt.split('\n')) expect(line.length).toBeLessThanOrEqual(32);
+    // Said at the next prompt (wrapped to the width).
+    expect(r.stdout).toContain('Receipt:');
+    expect(r.stdout).toContain(files[0]);
+  });
+
+  it('a folder that is not there: exit 73 before the screen changes, nothing created', async () => {
+    const r = await run([], { flags: { receipts: path.join(emptyDir('gw-receipts-'), 'missing') } });
+    expect(r.exit).toBe(73);
+    expect(r.stdout).toBe('');
   });
 });
 
