@@ -68,6 +68,9 @@ export interface PaymentRecord extends PaymentTerms {
   /** The counted transactions' total in the pay currency. */
   receivedAmount: string;
   mixedPayment: boolean;
+  /** A payment link's (an invoice's) page: where it sends the payer after paying, and its note; "" for other payments. */
+  returnUrl?: string;
+  thanksMessage?: string;
   txs: readonly TransactionRecord[];
 }
 
@@ -111,9 +114,11 @@ export const V1_PAYMENT_FIELDS = fields([
   ['underPaidCover', 'under_paid_coverage', 'number'],
   ['lifeTime', 'lifetime', 'integer'],
   ['callbackUrl', 'callback_url', 'text'],
+  ['returnUrl', 'return_url', 'text'],
   ['email', 'email', 'text'],
   ['orderId', 'order_id', 'text'],
   ['description', 'description', 'text'],
+  ['thanksMessage', 'thanks_message', 'text'],
   ['expiredAt', 'expired_at', 'integer'],
   ['date', 'date', 'integer'],
 ]);
@@ -128,8 +133,6 @@ export const V1_PAYMENT_EXTRAS = fields([
   ['QRCode', 'qr_code', 'text'],
   ['payDate', 'pay_date', 'integer'],
   ['txID', 'tx_hash', 'text'],
-  ['returnUrl', 'return_url', 'text'],
-  ['thanksMessage', 'thanks_message', 'text'],
 ]);
 
 /** One transaction of `txs[]` (docs/gateway.md §12). */

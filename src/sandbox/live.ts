@@ -225,6 +225,8 @@ export class PaymentLifecycles {
       expiredAt: s.expiredAt,
       receivedAmount: s.receivedAmount,
       mixedPayment: s.mixedPayment,
+      returnUrl: payment.link?.returnUrl ?? '',
+      thanksMessage: payment.link?.thanksMessage ?? '',
       txs: (s.txs ?? []).map((t) => ({
         txID: t.txHash,
         amount: t.amount,

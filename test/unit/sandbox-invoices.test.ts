@@ -71,11 +71,24 @@ async function request(
 describe('sandbox invoices', () => {
   it('answer with the track id, the page on the sandbox, the expiry and the date; amounts keep their digits', () => {
     const { gateway } = setUp();
-    const data = create(gateway, { amount: '25.10', currency: 'USD', lifetime: 30, order_id: 'A1' });
+    const data = create(gateway, {
+      amount: '25.10',
+      currency: 'USD',
+      lifetime: 30,
+      order_id: 'A1',
+      return_url: 'https://shop.example/thanks',
+      thanks_message: 'Thank you!',
+    });
     expect(data.payment_url).toBe(`${BASE}/pay/${data.track_id}`);
     expect(data.date).toBe(T0 / 1000);
     expect(data.expired_at).toBe(T0 / 1000 + 30 * 60);
-    expect(info(gateway, String(data.track_id)).amount).toBe(25.1);
+    // The information has the invoice-only fields (docs/gateway.md §12).
+    expect(info(gateway, String(data.track_id))).toMatchObject({
+      amount: 25.1,
+      type: 'invoice',
+      return_url: 'https://shop.example/thanks',
+      thanks_message: 'Thank you!',
+    });
   });
 
   it('refuse what the gateway would: no amount, a lifetime out of bounds, a bad return URL', () => {
