@@ -12,7 +12,7 @@ import type { Scalar } from '../operations/values.js';
 import { parseTimestamp } from '../output/time.js';
 import { asciiUpperCase } from '../util/ascii.js';
 import { refundPrefix } from './payout-reference.js';
-import { findPayouts, LOOKBACK_DAYS } from './payout-send.js';
+import { findPayouts, LOOKBACK_DAYS } from './payout-find.js';
 
 /** Where to start looking: an hour before the payment was created, else the default window. */
 export function refundsSince(paymentDate: Scalar | null, now: number): Date {

@@ -12,7 +12,8 @@ import { parseHttpUrl, parseSymbol, parseText, parseTrackId } from '../cmdutil/a
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { describeWithReference, generatePayoutReference, mathRandom, parseReference } from '../cmdutil/payout-reference.js';
-import { checkPayoutInput, executePayout, OneShotSender } from '../cmdutil/payout-send.js';
+import { checkPayoutInput } from '../cmdutil/payout-checks.js';
+import { executePayout, OneShotSender } from '../cmdutil/payout-send.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { payoutJson, printPayout } from '../cmdutil/payout-view.js';
 import { isFinalPayout, type PayoutState } from '../domain/payout-status.js';

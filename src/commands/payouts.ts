@@ -9,7 +9,7 @@ import { parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseReference, referenceOf } from '../cmdutil/payout-reference.js';
-import { findPayouts, LOOKBACK_DAYS } from '../cmdutil/payout-send.js';
+import { findPayouts, LOOKBACK_DAYS } from '../cmdutil/payout-find.js';
 import { payoutJson } from '../cmdutil/payout-view.js';
 import { parseWhen } from '../cmdutil/time-args.js';
 import { PAYOUT_STATES } from '../domain/payout-status.js';

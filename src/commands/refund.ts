@@ -12,7 +12,8 @@ import { parseHttpUrl, parseSymbol, parseText, parseTrackId } from '../cmdutil/a
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { describeWithReference, generateRefundReference, mathRandom, parseReference, refundPrefix } from '../cmdutil/payout-reference.js';
-import { checkPayoutInput, executePayout, OneShotSender } from '../cmdutil/payout-send.js';
+import { checkPayoutInput } from '../cmdutil/payout-checks.js';
+import { executePayout, OneShotSender } from '../cmdutil/payout-send.js';
 import { refundedByCoin, refundsOf, refundsSince } from '../cmdutil/refunds.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
