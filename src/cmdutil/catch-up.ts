@@ -9,8 +9,18 @@ import { ConfigError, ExitCode, GwError } from '../errors.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import { listPayments } from '../gateway/history.js';
 import type { ProxyConfig } from '../gateway/proxy.js';
-import type { PaymentState } from '../domain/payment-status.js';
-import { eventId, type MissedEvent, missedEvents, type RecoveredNotification, recoveredNotification } from '../notifications/catch-up.js';
+import {
+  eventId,
+  type MissedEvent,
+  missedEvents,
+  missedPayoutEvents,
+  payoutEventId,
+  type RecoveredNotification,
+  recoveredNotification,
+} from '../notifications/catch-up.js';
+import { forEachPayout } from '../gateway/payout-pages.js';
+import type { Payout } from '../operations/payout-info.js';
+import { normalizePayoutStatus } from '../domain/payout-status.js';
 import type { NotificationStyle } from '../notifications/types.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
@@ -19,6 +29,7 @@ import { notificationArrival } from '../domain/notification-arrival.js';
 import type { Receipt } from '../notifications/listener.js';
 import { CATCH_UP_LOOKBACK_S, type CatchUpState, catchUpStatePath, loadCatchUpState, saveCatchUpState } from './catch-up-state.js';
 import type { Factory } from './factory.js';
+import { configuredKeys } from './notifications.js';
 
 export interface CatchUpOptions {
   io: IOStreams;
@@ -26,6 +37,8 @@ export interface CatchUpOptions {
   /** The body style the gateway uses for this account's payments: the configured API's. */
   style: NotificationStyle;
   merchantKey: string;
+  /** Signs recovered payout notifications; without it payouts are not caught up (one line says so). */
+  payoutKey?: string;
   /** The window: payments created from `since` (to `until`, default now). */
   since: Date;
   until?: Date;
@@ -46,6 +59,23 @@ export interface CatchUpResult {
   failed: number;
   /** The history could not be read whole (one sentence). */
   incomplete?: string;
+  /** Whether payouts were caught up too, in words ("payouts included", "payouts not caught up: …"). */
+  payoutsNote: string;
+}
+
+/** The payouts of the window whose current state was not seen; or why payouts are not caught up. */
+async function payoutEventsOf(opts: CatchUpOptions, until: Date, seen: ReadonlySet<string>): Promise<{ events: MissedEvent[]; note: string }> {
+  if (opts.payoutKey === undefined) return { events: [], note: 'payouts not caught up: no payout key is configured (payout notifications are signed with it)' };
+  const rows: Payout[] = [];
+  try {
+    const walk = await forEachPayout(opts.gateway, { from: opts.since, to: until }, (page) => void rows.push(...page), 500);
+    const events = missedPayoutEvents(rows, seen);
+    return { events, note: walk.incomplete === undefined ? 'payouts included' : `payouts included as far as read: ${walk.incomplete}` };
+  } catch (error) {
+    // The payout history is not served (the sandbox, or no versioned API): payments only.
+    if (error instanceof ConfigError) return { events: [], note: `payouts not caught up: ${error.message}` };
+    throw error;
+  }
 }
 
 /** The whole window of history (every page), the rows kept for the diff. */
@@ -68,7 +98,7 @@ function recordLine(io: IOStreams, n: RecoveredNotification, at: number, forward
         status: e.state,
         type: n.type,
         style: n.style,
-        orderId: e.payment.orderId,
+        orderId: e.orderId,
         delivered,
         body: Untrusted.of(n.body),
         forward: forward === undefined ? null : { status: forward.status ?? null, error: forward.error ?? null },
@@ -78,7 +108,7 @@ function recordLine(io: IOStreams, n: RecoveredNotification, at: number, forward
   }
   const d = new Date(at);
   const clock = [d.getHours(), d.getMinutes(), d.getSeconds()].map((x) => String(x).padStart(2, '0')).join(':');
-  const order = e.payment.orderId === null ? '' : `  order ${e.payment.orderId.line(40)}`;
+  const order = e.orderId === null ? '' : `  order ${e.orderId.line(40)}`;
   const app =
     forward === undefined
       ? ''
@@ -93,8 +123,18 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { io, state } = opts;
   const until = opts.until ?? new Date(opts.now());
   const { rows, incomplete } = await historyOf(opts.gateway, opts.since, until);
-  const events = missedEvents(rows, new Set(state.seen.keys()));
-  const result: CatchUpResult = { missed: events.length, delivered: 0, failed: 0, ...(incomplete !== undefined && { incomplete }) };
+  const seen = new Set(state.seen.keys());
+  const events = missedEvents(rows, seen);
+  // Payouts: their history is versioned only and takes the payout key; without it, one line says so.
+  const payouts = await payoutEventsOf(opts, until, seen);
+  events.push(...payouts.events);
+  const result: CatchUpResult = {
+    missed: events.length,
+    delivered: 0,
+    failed: 0,
+    payoutsNote: payouts.note,
+    ...(incomplete !== undefined && { incomplete }),
+  };
   const forgetBefore = Math.floor(opts.since.getTime() / 1000) - CATCH_UP_LOOKBACK_S;
   const remember = (e: MissedEvent): void => {
     state.seen.set(e.id, e.createdAt);
@@ -107,7 +147,7 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   }
   const { postBytes } = opts.forward === undefined ? { postBytes: undefined } : await import('../gateway/post.js');
   for (const event of events) {
-    const n = recoveredNotification(event, opts.style, opts.merchantKey);
+    const n = recoveredNotification(event, opts.style, event.payout === undefined ? opts.merchantKey : (opts.payoutKey ?? ''));
     let forward: { status?: number; error?: string } | undefined;
     let delivered = true;
     if (opts.forward !== undefined && postBytes !== undefined) {
@@ -152,11 +192,13 @@ export interface CatchUpSetup {
   gateway: GatewayClient;
   style: NotificationStyle;
   statePath: string;
+  /** The payout key, which signs payout notifications (none: payouts are not caught up). */
+  payoutKey?: string;
 }
 
 /** A notification seen live (verified, recorded, answered 200): remembered so that no catch-up sends it again. */
-export function rememberLive(statePath: string, state: CatchUpState, trackId: string, gwState: PaymentState, nowS: number): void {
-  state.seen.set(eventId(trackId, gwState), nowS);
+export function rememberLive(statePath: string, state: CatchUpState, id: string, nowS: number): void {
+  state.seen.set(id, nowS);
   state.lastAt = Math.max(state.lastAt ?? 0, nowS);
   saveCatchUpState(statePath, state);
 }
@@ -165,10 +207,12 @@ export function rememberLive(statePath: string, state: CatchUpState, trackId: st
 export async function catchUpSetup(f: Factory): Promise<CatchUpSetup> {
   const config = await f.config();
   const profile = f.globals.sandbox === true ? 'sandbox' : (config.profile?.value ?? 'default');
+  const keys = await configuredKeys(f);
   return {
     gateway: await f.gateway(),
     style: config.api.value === 'v1' ? 'v1' : 'legacy',
     statePath: catchUpStatePath(f.env, f.origin.home, profile),
+    ...(keys.payout !== undefined && { payoutKey: keys.payout.value }),
   };
 }
 
@@ -187,15 +231,24 @@ export interface ListenCatchUp {
  */
 export async function listenCatchUp(setup: () => Promise<CatchUpSetup>, opts: ListenCatchUp): Promise<(r: Receipt) => void> {
   const { io } = opts;
-  const { gateway, style, statePath } = await setup();
+  const { gateway, style, statePath, payoutKey } = await setup();
   const state = loadCatchUpState(statePath);
   const live = (r: Receipt): void => {
     const trackId = r.summary?.trackId?.raw().trim();
-    const arrived = r.body === undefined ? undefined : notificationArrival(r.body);
-    const gwState = arrived?.state ?? r.summary?.state;
-    if (trackId === undefined || trackId === '' || gwState === undefined || gwState === 'unknown') return;
+    if (trackId === undefined || trackId === '') return;
+    let id: string;
+    if (r.summary?.type?.raw().trim().toLowerCase() === 'payout') {
+      const payoutState = normalizePayoutStatus(r.summary.gatewayStatus?.raw() ?? '');
+      if (payoutState === 'unknown') return;
+      id = payoutEventId(trackId, payoutState);
+    } else {
+      const arrived = r.body === undefined ? undefined : notificationArrival(r.body);
+      const gwState = arrived?.state ?? r.summary?.state;
+      if (gwState === undefined || gwState === 'unknown') return;
+      id = eventId(trackId, gwState);
+    }
     try {
-      rememberLive(statePath, state, trackId, gwState, Math.floor(opts.now() / 1000));
+      rememberLive(statePath, state, id, Math.floor(opts.now() / 1000));
     } catch (error) {
       io.warn(`the catch-up state ${statePath} could not be written: ${(error as Error).message}`);
     }
@@ -212,6 +265,7 @@ export async function listenCatchUp(setup: () => Promise<CatchUpSetup>, opts: Li
       gateway,
       style,
       merchantKey: opts.merchantKey,
+      ...(payoutKey !== undefined && { payoutKey }),
       since: since ?? new Date(nowDate.getTime() - CATCH_UP_LOOKBACK_S * 1000),
       until: nowDate,
       state,
@@ -228,7 +282,7 @@ export async function listenCatchUp(setup: () => Promise<CatchUpSetup>, opts: Li
     else
       io.note(
         `catch-up: ${result.missed} missed notification${result.missed === 1 ? '' : 's'} since ${since.toISOString()}, ${result.delivered} delivered` +
-          `${result.failed > 0 ? `, ${result.failed} not taken (tried again on the next start)` : ''}; payouts are not caught up`,
+          `${result.failed > 0 ? `, ${result.failed} not taken (tried again on the next start)` : ''}; ${result.payoutsNote}`,
       );
     if (result.incomplete !== undefined) io.warn(`catch-up: the payment history is incomplete: ${result.incomplete}`);
   } catch (error) {
@@ -251,7 +305,7 @@ export interface ReplayRequest {
  */
 export async function webhookReplayRun(f: Factory, request: ReplayRequest): Promise<void> {
   const { io } = f;
-  const [setup, keys] = await Promise.all([catchUpSetup(f), (await import('./notifications.js')).configuredKeys(f)]);
+  const [setup, keys] = await Promise.all([catchUpSetup(f), configuredKeys(f)]);
   const merchantKey = keys.merchant?.value;
   if (merchantKey === undefined)
     throw new ConfigError(
@@ -276,6 +330,7 @@ export async function webhookReplayRun(f: Factory, request: ReplayRequest): Prom
     gateway: setup.gateway,
     style: setup.style,
     merchantKey,
+    ...(setup.payoutKey !== undefined && { payoutKey: setup.payoutKey }),
     since: request.since,
     ...(request.until !== undefined && { until: request.until }),
     state,
@@ -287,7 +342,7 @@ export async function webhookReplayRun(f: Factory, request: ReplayRequest): Prom
   io.note(
     `${result.missed} missed notification${result.missed === 1 ? '' : 's'} since ${request.since.toISOString()}, ${result.delivered} delivered` +
       (request.forward === undefined ? ' (to stdout)' : ` to ${request.forward.url.href}`) +
-      '; payouts are not replayed',
+      `; ${result.payoutsNote}`,
   );
   if (result.failed > 0)
     throw new GwError(

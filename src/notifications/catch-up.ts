@@ -11,7 +11,12 @@
 import { createHash } from 'node:crypto';
 import type { WithArrival } from '../domain/arrival.js';
 import type { PaymentState } from '../domain/payment-status.js';
+import type { PayoutState } from '../domain/payout-status.js';
+import type { Scalar } from '../domain/values.js';
+import type { Payout } from '../operations/payout-info.js';
+import type { Untrusted } from '../output/untrusted.js';
 import { parseTimestamp } from '../output/time.js';
+import { LosslessNumber, stringify } from 'lossless-json';
 import { buildNotification, type NotificationPayment, type NotificationTx } from './payload.js';
 import { SIGNATURE_HEADER_NAME, signBody } from './signature.js';
 import type { NotificationStyle, NotificationType } from './types.js';
@@ -25,14 +30,22 @@ export function eventId(trackId: string, state: PaymentState): string {
   return createHash('sha256').update(`${trackId}:${state}`).digest('hex').slice(0, 32);
 }
 
-/** A missed change: the payment as the history shows it now, and its event id. */
+/** A missed change: the payment (or payout) as its history shows it now, and its event id. */
 export interface MissedEvent {
   id: string;
   trackId: string;
-  state: PaymentState;
-  /** Unix seconds the payment was created (what the state keeps to forget old events). */
+  /** gw's state: the payment vocabulary, or the payout one for a payout. */
+  state: PaymentState | PayoutState;
+  /** Unix seconds the payment or payout was created (what the state keeps to forget old events). */
   createdAt: number;
-  payment: WithArrival;
+  orderId: Untrusted | null;
+  payment?: WithArrival;
+  payout?: Payout;
+}
+
+/** The stable id of "this payout reached this state" (prefixed, so it never equals a payment's). */
+export function payoutEventId(trackId: string, state: PayoutState): string {
+  return eventId(`payout/${trackId}`, state as PaymentState);
 }
 
 /**
@@ -48,13 +61,37 @@ export function missedEvents(rows: Iterable<WithArrival>, seen: ReadonlySet<stri
     const id = eventId(trackId, payment.status);
     if (seen.has(id) || out.has(id)) continue;
     const created = parseTimestamp(payment.date);
-    out.set(id, { id, trackId, state: payment.status, createdAt: created === undefined ? 0 : Math.floor(created.getTime() / 1000), payment });
+    out.set(id, {
+      id,
+      trackId,
+      state: payment.status,
+      createdAt: created === undefined ? 0 : Math.floor(created.getTime() / 1000),
+      orderId: payment.orderId,
+      payment,
+    });
   }
-  return [...out.values()].sort((a, b) => a.createdAt - b.createdAt || (a.trackId < b.trackId ? -1 : a.trackId > b.trackId ? 1 : 0));
+  return oldestFirst(out);
+}
+
+/** The payouts among `rows` whose current state's event id is not in `seen`, oldest first, each once. */
+export function missedPayoutEvents(rows: Iterable<Payout>, seen: ReadonlySet<string>): MissedEvent[] {
+  const out = new Map<string, MissedEvent>();
+  for (const payout of rows) {
+    const trackId = payout.trackId.raw().trim();
+    if (payout.status === 'unknown' || trackId === '') continue;
+    const id = payoutEventId(trackId, payout.status);
+    if (seen.has(id) || out.has(id)) continue;
+    out.set(id, { id, trackId, state: payout.status, createdAt: seconds(payout.date), orderId: null, payout });
+  }
+  return oldestFirst(out);
+}
+
+function oldestFirst(events: ReadonlyMap<string, MissedEvent>): MissedEvent[] {
+  return [...events.values()].sort((a, b) => a.createdAt - b.createdAt || (a.trackId < b.trackId ? -1 : a.trackId > b.trackId ? 1 : 0));
 }
 
 const text = (v: { raw(): string } | null | undefined): string => v?.raw() ?? '';
-const seconds = (v: WithArrival['date']): number => {
+const seconds = (v: Scalar | null): number => {
   const d = parseTimestamp(v);
   return d === undefined ? 0 : Math.floor(d.getTime() / 1000);
 };
@@ -119,18 +156,45 @@ function typeOf(p: WithArrival, style: NotificationStyle): NotificationType {
   return t === 'invoice' || t === 'static_address' || t === 'white_label' ? t : 'white_label';
 }
 
-/** The body the gateway would send for this state, in `style`, signed with the merchant key; marked recovered. */
-export function recoveredNotification(event: MissedEvent, style: NotificationStyle, merchantKey: string): RecoveredNotification {
-  const type = typeOf(event.payment, style);
-  const { body } = buildNotification(notificationPaymentOf(event.payment), style, type);
+/**
+ * The v1 payout notification body for the payout's current record (docs/gateway.md §13): track_id,
+ * type, status (capitalised, as the webhook samples write it), tx_hash, address, amount, currency,
+ * network, description, date. `value` (its worth in USD) is in no history answer: left out.
+ */
+export function payoutBody(p: Payout): string {
+  const word = text(p.gatewayStatus) || p.status;
+  return (
+    stringify({
+      track_id: p.trackId.raw(),
+      type: 'payout',
+      status: `${word.charAt(0).toUpperCase()}${word.slice(1)}`,
+      tx_hash: text(p.txHash),
+      address: text(p.address),
+      amount: new LosslessNumber(p.amount?.toString() ?? '0'),
+      currency: text(p.currency),
+      network: text(p.network),
+      description: text(p.description),
+      date: seconds(p.date),
+    }) ?? '{}'
+  );
+}
+
+/**
+ * The body the gateway would send for this state, signed as it signs: a payment's in `style` with
+ * the merchant key, a payout's (v1 style) with the payout key; marked recovered.
+ */
+export function recoveredNotification(event: MissedEvent, style: NotificationStyle, key: string): RecoveredNotification {
+  const payout = event.payout;
+  const type: NotificationType = payout !== undefined ? 'payout' : typeOf(event.payment as WithArrival, style);
+  const body = payout !== undefined ? payoutBody(payout) : buildNotification(notificationPaymentOf(event.payment as WithArrival), style, type).body;
   return {
     event,
-    style,
+    style: payout !== undefined ? 'v1' : style,
     type,
     body,
     headers: {
       'content-type': 'application/json',
-      [SIGNATURE_HEADER_NAME]: signBody(merchantKey, body),
+      [SIGNATURE_HEADER_NAME]: signBody(key, body),
       [RECOVERED_HEADER]: '1',
       [EVENT_ID_HEADER]: event.id,
       'user-agent': 'gw-catch-up',

@@ -152,8 +152,8 @@ describe('a receiver down for part of the day, then caught up', () => {
   }, 60_000);
 });
 
-describe('gw sandbox --drop-notifications, then gw webhook replay (legacy API, to stdout)', () => {
-  it('the dropped notification is never sent; replay prints the current state once in the legacy body format, then nothing', async () => {
+describe('gw sandbox --drop-notifications, then gw webhook replay (legacy API)', () => {
+  it('the dropped notification is never sent; replay delivers the current state once in the legacy body format (and the payout), then nothing', async () => {
     const dropping = await startSandbox({ host: '127.0.0.1', port: 0, settleSeconds: 3600, notifications: { retryDelaysMs: [], dropNotifications: 1 } });
     const receiver = await startReceiver('/hooks');
     const env2 = { ...sandboxEnv(dropping), GATEWAY_API: 'legacy', XDG_STATE_HOME: emptyDir('gw-state-') };
@@ -167,11 +167,33 @@ describe('gw sandbox --drop-notifications, then gw webhook replay (legacy API, t
       await expect.poll(() => receiver.requests.length).toBe(1);
       expect(JSON.parse(receiver.requests[0]?.body.toString() ?? '{}')).toMatchObject({ trackId, status: 'Confirming' });
 
-      const replay = await gw(['webhook', 'replay', '--since', '1h', '--json'], { env: env2 });
+      // A payout (no callback URL): payout notifications are caught up too, signed with the payout key.
+      const payout = await gw(['payout', '1.5', 'USDT', 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe', '--network', 'Tron Network', '--yes', '--json'], { env: env2 });
+      expect(payout.exitCode, payout.stderr).toBe(0);
+      const payoutId = String((JSON.parse(payout.stdout) as { trackId: string }).trackId);
+
+      const replay = await gw(['webhook', 'replay', '--since', '1h', '--forward-to', receiver.url, '--json'], { env: env2 });
       expect(replay.exitCode, replay.stderr).toBe(0);
+      expect(replay.stderr).toContain('payouts included');
+      // Each signed with its own key: the payment's with the merchant key, the payout's with the payout key.
+      expect(receiver.requests).toHaveLength(3);
+      for (const r of receiver.requests.slice(1)) {
+        const key = (JSON.parse(r.body.toString()) as { type: string }).type === 'payout' ? dropping.payoutKey : dropping.merchantKey;
+        expect(r.headers.hmac).toBe(hmacOf(key, r.body));
+        expect(r.headers['x-gw-recovered']).toBe('1');
+      }
       const out = records(replay);
-      expect(out).toHaveLength(1);
-      expect(out[0]).toMatchObject({
+      expect(out).toHaveLength(2);
+      const recoveredPayout = out.find((r) => r.type === 'payout');
+      expect(recoveredPayout).toMatchObject({ trackId: payoutId, status: 'processing', style: 'v1', delivered: true });
+      expect(JSON.parse(String(recoveredPayout?.body))).toMatchObject({
+        track_id: payoutId,
+        type: 'payout',
+        status: 'Processing',
+        amount: 1.5,
+        currency: 'USDT',
+      });
+      expect(out.find((r) => r.type === 'payment')).toMatchObject({
         event: 'recovered',
         recovered: true,
         delivered: true,
@@ -181,7 +203,12 @@ describe('gw sandbox --drop-notifications, then gw webhook replay (legacy API, t
         eventId: eventIdOf(trackId, 'confirming'),
       });
       // What the history shows now; gw had recorded nothing for this profile, so it is delivered (at least once).
-      expect(JSON.parse(String(out[0]?.body))).toMatchObject({ trackId, status: 'Confirming', type: 'payment', orderId: 'dropped-1' });
+      expect(JSON.parse(String(out.find((r) => r.type === 'payment')?.body))).toMatchObject({
+        trackId,
+        status: 'Confirming',
+        type: 'payment',
+        orderId: 'dropped-1',
+      });
 
       const again = await gw(['webhook', 'replay', '--since', '1h', '--json'], { env: env2 });
       expect(again.exitCode, again.stderr).toBe(0);

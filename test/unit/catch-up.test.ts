@@ -8,7 +8,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catchUpStatePath, loadCatchUpState, saveCatchUpState } from '../../src/cmdutil/catch-up-state.js';
 import { ExitCode, GwError } from '../../src/errors.js';
-import { eventId, missedEvents, recoveredNotification } from '../../src/notifications/catch-up.js';
+import { eventId, missedEvents, missedPayoutEvents, payoutEventId, recoveredNotification } from '../../src/notifications/catch-up.js';
+import { decodePayout } from '../../src/operations/payout-info.js';
+import { parseLossless } from '../../src/util/json.js';
+import type { JsonObject } from '../../src/operations/read.js';
 import { emptyDir } from '../support/cli.js';
 import { T_DATE, v1InfoOf, v1Tx } from '../support/v1-payment-info.js';
 
@@ -56,6 +59,28 @@ describe('event ids and the diff', () => {
     });
     const legacy = recoveredNotification(event, 'legacy', 'the-merchant-key');
     expect(JSON.parse(legacy.body)).toMatchObject({ trackId: '7', status: 'Paid', type: 'payment', orderId: 'o-7' });
+  });
+});
+
+describe('payouts', () => {
+  const payout = (trackId: string, status: string) =>
+    decodePayout(
+      parseLossless(
+        `{"track_id":"${trackId}","address":"TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe","currency":"USDT","network":"Tron Network","amount":12.50,"fee":1,"status":"${status}","tx_hash":"","description":"gw-po-1","internal":false,"memo":"","date":${T_DATE}}`,
+      ) as JsonObject,
+      'the test',
+    );
+
+  it('a missed payout state is its own event (never a payment one), its v1 body signed with the payout key', () => {
+    expect(payoutEventId('9', 'confirmed')).not.toBe(eventId('9', 'paid'));
+    const events = missedPayoutEvents([payout('9', 'Complete'), payout('10', 'canceled')], new Set([payoutEventId('10', 'canceled')]));
+    expect(events.map((e) => [e.trackId, e.state, e.id])).toEqual([['9', 'confirmed', payoutEventId('9', 'confirmed')]]);
+    const n = recoveredNotification(events[0] as (typeof events)[0], 'legacy', 'the-payout-key');
+    expect(n.type).toBe('payout');
+    expect(n.style).toBe('v1');
+    expect(n.headers.HMAC).toBe(createHmac('sha512', 'the-payout-key').update(n.body).digest('hex'));
+    expect(n.body).toContain('"amount":12.50');
+    expect(JSON.parse(n.body)).toMatchObject({ track_id: '9', type: 'payout', status: 'Complete', currency: 'USDT', date: T_DATE });
   });
 });
 
