@@ -123,6 +123,8 @@ export async function counterRun(opts: CounterOptions): Promise<void> {
       'run it in a terminal window; from a script, take one payment with gw pay … --wait',
     );
   }
+  if (!io.canRedraw())
+    throw new UsageError('gw counter needs a terminal that can redraw its screen (TERM=dumb cannot)', 'set TERM to your terminal, e.g. TERM=xterm-256color');
   const config = await opts.config();
   const defaults = tillDefaults(flags, config, io.sandbox);
   const extra = {

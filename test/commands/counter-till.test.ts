@@ -450,6 +450,24 @@ describe('gw counter: refusals before the screen changes', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('TERM=dumb: exit 64 before anything is drawn', async () => {
+    const t = IOStreams.test({ stdoutTTY: true, stdinTTY: true, env: { TERM: 'dumb' } });
+    const gateway = new FakeGateway({});
+    const error = await counterRun({
+      io: t.io,
+      clock: new ManualClock(T0),
+      gateway: async () => gateway,
+      config: async () => resolveConfig({ flags: {}, env: {}, layers: [] }),
+      flags: { currency: 'USDT' },
+      signal: new AbortController().signal,
+      releaseDeadline: () => undefined,
+      newOrderId: () => 'x',
+    }).catch((e: unknown) => e);
+    expect((error as GwError).exitCode).toBe(64);
+    expect((error as GwError).message).toContain('TERM=dumb');
+    expect(t.stdout()).toBe('');
+  });
+
   it('no currency outside the sandbox: exit 64 naming the flag and the setting', async () => {
     const gateway = new FakeGateway({});
     const r = await run([], { gateway });
