@@ -76,6 +76,33 @@ const PAYMENT = {
   txs: [{ tx_hash: 'aa', amount: 25, currency: 'USDT', network: 'Tron Network', address: TRON_ADDRESS, status: 'confirmed', confirmations: 20, date: 1 }],
 };
 
+const BTC_ADDRESS = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+/** More payments: paid in two coins (one converted on arrival); expired with nothing received. */
+const MIXED_ID = '184729306';
+const EMPTY_ID = '184729307';
+const PAYMENTS: Record<string, unknown> = {
+  [PAYMENT_ID]: PAYMENT,
+  [MIXED_ID]: {
+    ...PAYMENT,
+    track_id: MIXED_ID,
+    mixed_payment: true,
+    txs: [
+      { tx_hash: 'bb', amount: 20, currency: 'USDT', network: 'Tron Network', status: 'confirmed', confirmations: 20, date: 1 },
+      {
+        tx_hash: 'cc',
+        amount: 0.00005,
+        currency: 'BTC',
+        network: 'Bitcoin Network',
+        status: 'confirmed',
+        confirmations: 3,
+        auto_convert: { processed: true, amount: 4.9, currency: 'USDT' },
+        date: 2,
+      },
+    ],
+  },
+  [EMPTY_ID]: { ...PAYMENT, track_id: EMPTY_ID, status: 'expired', txs: [] },
+};
+
 interface Script {
   /** What POST /v1/payout answers. */
   post: Behaviour;
@@ -100,8 +127,9 @@ function strictPayouts(script: Script): (req: RecordedRequest) => Behaviour {
       if (req.headers.general_api_key !== GENERAL_KEY) return REFUSE(401, 'invalid_general_api_key', 'bad key');
       return json(`{"data":{"${url.searchParams.get('currency')}":${script.balance}},"message":"ok","error":{},"status":200,"version":"1.0.0"}`);
     }
-    if (route === `GET /v1/payment/${PAYMENT_ID}`) {
-      return req.headers.merchant_api_key === TEST_MERCHANT_KEY ? ENVELOPE(PAYMENT) : REFUSE(401, 'invalid_merchant_api_key', 'bad key');
+    const payment = /^GET \/v1\/payment\/(\d+)$/.exec(route)?.[1];
+    if (payment !== undefined && PAYMENTS[payment] !== undefined) {
+      return req.headers.merchant_api_key === TEST_MERCHANT_KEY ? ENVELOPE(PAYMENTS[payment]) : REFUSE(401, 'invalid_merchant_api_key', 'bad key');
     }
     if (route === 'GET /v1/payout') {
       if (!payoutOk) return REFUSE(401, 'invalid_payout_api_key', 'bad key');
@@ -323,5 +351,24 @@ describe('payouts against a strict recording gateway', () => {
     expect(rest.exitCode, rest.stderr).toBe(0);
     expect(JSON.parse(rest.stdout)).toMatchObject({ amount: '5', refundedBefore: '20' });
     expect(posts()).toHaveLength(1);
+  });
+
+  it('refund of a payment paid in two coins: one per refund, chosen with --coin; a converted one is warned about', async () => {
+    script.balance = '1';
+    const both = await run(['refund', MIXED_ID, '--to', TRON_ADDRESS, '--yes']);
+    expect(both.exitCode).toBe(64);
+    expect(both.stderr).toContain('USDT on Tron Network, BTC on Bitcoin Network');
+    const btc = await run(['refund', MIXED_ID, '--to', BTC_ADDRESS, '--coin', 'BTC', '--yes', '--json']);
+    expect(btc.exitCode, btc.stderr).toBe(0);
+    expect(btc.stderr).toContain('was converted on arrival');
+    expect(JSON.parse(btc.stdout)).toMatchObject({ amount: '0.00005', currency: 'BTC', network: 'Bitcoin', address: BTC_ADDRESS });
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('refund of a payment with nothing received: exit 65, nothing sent', async () => {
+    const r = await run(['refund', EMPTY_ID, '--to', TRON_ADDRESS, '--yes']);
+    expect(r.exitCode).toBe(65);
+    expect(r.stderr).toContain('nothing was received');
+    expect(posts()).toHaveLength(0);
   });
 });
