@@ -7,6 +7,7 @@ import type { IOStreams } from '../output/iostreams.js';
 import { maskUrlText } from '../output/url-credentials.js';
 import { renderDetails, type DetailRow } from '../output/table.js';
 import { expiryWords } from '../output/time.js';
+import { terminalQr } from './terminal-qr.js';
 
 export interface InvoiceView {
   io: IOStreams;
@@ -45,18 +46,6 @@ function rows(invoice: Invoice, request: InvoiceRequest, view: InvoiceView): Det
   return out;
 }
 
-/** The QR of `url` for this terminal, or '' with a warning when it is too wide. */
-async function renderQr(io: IOStreams, url: string): Promise<string> {
-  const { renderTerminalQr, qrWidth } = await import('../qr/index.js');
-  const width = qrWidth(url, io.qrRenderOptions());
-  const columns = io.width();
-  if (io.stdoutIsTTY && width > columns) {
-    io.warn(`the QR code needs ${width} columns and the terminal has ${columns}: widen it, or open the link itself`);
-    return '';
-  }
-  return renderTerminalQr(url, io.qrRenderOptions());
-}
-
 /**
  * Shows the created invoice: with --json one document on stdout (unless `json` is false: a wait
  * prints it at its end), the QR on stderr only with --qr; otherwise the details and, on a terminal
@@ -67,11 +56,11 @@ export async function printInvoice(invoice: Invoice, request: InvoiceRequest, ur
   const wantQr = url !== undefined && (view.qr === 'always' || (view.qr === 'auto' && io.drawQrByDefault()));
   if (io.json) {
     if (json) io.printJson(invoiceJson(invoice, request));
-    if (wantQr) io.err(await renderQr(io, url));
+    if (wantQr) io.err(await terminalQr(io, url, 'widen it, or open the link itself'));
     return;
   }
   io.sandboxBanner();
   let text = `${io.chalk.bold('Payment link created:')} send it to the payer; they choose the coin on its page.\n${renderDetails(rows(invoice, request, view))}`;
-  if (wantQr) text += `\n${await renderQr(io, url)}`;
+  if (wantQr) text += `\n${await terminalQr(io, url, 'widen it, or open the link itself')}`;
   io.out(text);
 }
