@@ -256,9 +256,14 @@ export async function executePayout(o: ExecuteOptions): Promise<void> {
   } catch (error) {
     throw payoutFailure(error, plan, { find, retry: o.retryCommand });
   }
-  if (io.json) return io.printJson({ ...o.extraJson, sent: true, ...createdJson(created, plan) });
-  io.out(
-    `${o.noun === 'refund' ? 'Refund' : 'Payout'} ${created.trackId} sent: ${created.status === 'unknown' ? `the gateway says "${created.gatewayStatus?.line(30) ?? ''}"` : created.status}\n`,
-  );
+  if (io.json) io.printJson({ ...o.extraJson, sent: true, ...createdJson(created, plan) });
+  else
+    io.out(
+      `${o.noun === 'refund' ? 'Refund' : 'Payout'} ${created.trackId} sent: ${created.status === 'unknown' ? `the gateway says "${created.gatewayStatus?.line(30) ?? ''}"` : created.status}\n`,
+    );
+  // Refused at once (the answer's status is final and not confirmed): nothing left the account.
+  if (created.status === 'canceled' || created.status === 'rejected') {
+    throw new GwError(ExitCode.FAILED, `the gateway ${created.status} ${o.noun} ${created.trackId} at once: nothing was sent`);
+  }
   io.notice(`follow it: gw payout status ${created.trackId} --wait${o.sandbox ? ' --sandbox' : ''}`);
 }

@@ -259,6 +259,14 @@ describe('payouts against a strict recording gateway', () => {
     expect(String(error.hint)).toContain(`--reference ${String(error.reference)}`);
   });
 
+  it('an answer that says rejected at once: one POST, the document printed, exit 12', async () => {
+    script.post = ENVELOPE({ track_id: '258298452', status: 'rejected' });
+    const r = await run(payout('--yes', '--json'));
+    expect(r.exitCode).toBe(12);
+    expect(JSON.parse(r.stdout)).toMatchObject({ sent: true, trackId: '258298452', status: 'rejected' });
+    expect(posts()).toHaveLength(1);
+  });
+
   it('a definite refusal (400 with the error object): one POST, "payout": "none", exit 65', async () => {
     script.post = REFUSE(400, 'address', 'Invalid address');
     const r = await run(payout('--yes', '--json'));
