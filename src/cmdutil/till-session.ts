@@ -283,8 +283,9 @@ class Till {
     const giveUp = (): PromptState => ({
       amount: '',
       message: {
-        text: `Order ${orderId} may have been created: it is listed as not confirmed at the end of the day. Look for it with ${followCommand(sale, this.#io.sandbox)} before charging this customer again.`,
+        text: `Order ${orderId} may have been created: it is listed as not confirmed at the end of the day. Look for it before charging this customer again:`,
         tone: 'error',
+        command: followCommand(sale, this.#io.sandbox),
       },
     });
     const said = [
@@ -343,7 +344,7 @@ class Till {
     const follow = followCommand(sale, io.sandbox);
     const notPayable = (why: string): PromptState => ({
       amount: '',
-      message: { text: `Payment ${trackId} was created, but ${why}: do not take payment for it. Check it: ${follow}`, tone: 'error' },
+      message: { text: `Payment ${trackId} was created, but ${why}: do not take payment for it. Check it:`, tone: 'error', command: follow },
     });
     const unpayable = unpayableReason(payment);
     if (unpayable !== undefined && how.initial === undefined) return notPayable(unpayable);
@@ -406,7 +407,11 @@ class Till {
     if (ending.kind === 'interrupted') {
       return {
         amount: '',
-        message: { text: `Payment ${trackId} is still ${info?.status ?? 'open'}: it is listed at the end of the day. Follow it: ${follow}`, tone: 'info' },
+        message: {
+          text: `Payment ${trackId} is still ${info?.status ?? 'open'}: it is listed at the end of the day. Follow it:`,
+          tone: 'info',
+          command: follow,
+        },
       };
     }
     let receipt: string | undefined;
@@ -425,7 +430,7 @@ class Till {
     const state = this.#ledger.sales.find((s) => s.orderId === sale.orderId)?.state ?? 'open';
     const last = `Last sale: ${trackId}, ${request(sale)}, ${state}.`;
     if (receipt !== undefined) return { amount: '', message: { text: `${last} ${receipt}`, tone: sale.receiptProblem === undefined ? 'info' : 'error' } };
-    return { amount: '', message: { text: isOpen(sale) ? `${last} Follow it: ${follow}` : last, tone: 'info' } };
+    return { amount: '', message: isOpen(sale) ? { text: `${last} Follow it:`, tone: 'info', command: follow } : { text: last, tone: 'info' } };
   }
 
   /** Writes the sale's receipt; the words for the prompt. */

@@ -44,8 +44,8 @@ export interface PromptState {
   field?: PromptField;
   /** The last payments of the session are shown instead of the prompt. */
   recent?: boolean;
-  /** One line for the merchant: why Enter did nothing, what happened to the last sale. */
-  message?: { text: string; tone: 'error' | 'info' };
+  /** For the merchant: why Enter did nothing, what happened to the last sale; a command to run on a line of its own. */
+  message?: { text: string; tone: 'error' | 'info'; command?: string };
   /** A sale whose creation was not confirmed and not found: Enter creates it again under its order id. */
   retry?: { orderId: string; amount: string; generated: boolean; coin?: PromptState['coin'] };
 }

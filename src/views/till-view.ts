@@ -101,6 +101,8 @@ export function promptScreen(input: PromptScreenInput): string[] {
   if (prompt.message !== undefined) {
     const tone = prompt.message.tone === 'error' ? chalk.red : (t: string) => t;
     for (const line of wrapPlain(terminalSafe(prompt.message.text), Math.max(20, input.width - 1)).slice(0, 4)) lines.push(tone(line));
+    // A command on a line of its own, never broken (cut with … only on a window too narrow for it).
+    if (prompt.message.command !== undefined) lines.push(`  ${chalk.bold(terminalSafe(prompt.message.command))}`);
     lines.push('');
   }
   lines.push(chalk.dim(`Today: ${input.sales} sale${input.sales === 1 ? '' : 's'}${input.open > 0 ? `, ${input.open} still open` : ''}`));

@@ -194,6 +194,8 @@ describe('gw counter: a morning at the till (sandbox)', () => {
     );
     expect(r.exit).toBe(0);
     expect(r.stdout).toMatch(/Payment \d{9} is still \w+: it is listed at the end of the day/);
+    // The command that follows it on a line of its own, whole.
+    expect(r.stdout).toMatch(/(\n|\u001b\[2K) {2}gw status \d{9} --wait --sandbox\n/);
     expect(r.summary).toMatch(/Still open \(1\)/);
   });
 
