@@ -82,7 +82,9 @@ export function checkPayoutInput(input: PayoutInput): PayoutDraft {
     throw new UsageError(`gw does not know ${currency} on ${networkName} (its decimals): nothing can be checked, so nothing is sent`);
   }
   if (amount.fractionDigits > decimals) {
-    throw new UsageError(`${currency} on ${networkName} has ${decimals} decimals; ${amount} has ${amount.fractionDigits}: it cannot be sent exactly`);
+    throw new UsageError(
+      `${currency} on ${networkName} has ${decimals} decimals; ${amount} has ${amount.fractionDigits}: it cannot be sent exactly; nothing was sent`,
+    );
   }
   const address = input.address.trim();
   const check = validateAddress(networkId, address);

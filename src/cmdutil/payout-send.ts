@@ -244,6 +244,7 @@ export async function executePayout(o: ExecuteOptions): Promise<void> {
     }
   }
   const plan = await preparePayout(o.gateway, draft);
+  io.sandboxBanner();
   const send = await confirmPayout(io, plan, { yes: o.yes, dryRun: o.dryRun, noun: o.noun, ...(o.releaseDeadline && { releaseDeadline: o.releaseDeadline }) });
   if (!send) {
     if (io.json) io.printJson({ ...o.extraJson, dryRun: true, sent: false, ...planJson(plan) });
