@@ -226,7 +226,7 @@ class Till {
       });
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      return { ...prompt, message: { text: error.message.replace(/^<amount>/, 'the amount'), tone: 'error' } };
+      return { ...prompt, message: { text: error.message.replace(/^<amount>/, 'the amount').replace(/^--order-id/, 'the order id'), tone: 'error' } };
     }
     if (o.receipts !== undefined) {
       try {
@@ -426,11 +426,12 @@ class Till {
       io.clearScreen();
       showFinal();
     };
-    await this.#hold();
+    // A digit typed during the hold starts the next customer's amount.
+    const amount = await this.#hold();
     const state = this.#ledger.sales.find((s) => s.orderId === sale.orderId)?.state ?? 'open';
     const last = `Last sale: ${trackId}, ${request(sale)}, ${state}.`;
-    if (receipt !== undefined) return { amount: '', message: { text: `${last} ${receipt}`, tone: sale.receiptProblem === undefined ? 'info' : 'error' } };
-    return { amount: '', message: isOpen(sale) ? { text: `${last} Follow it:`, tone: 'info', command: follow } : { text: last, tone: 'info' } };
+    if (receipt !== undefined) return { amount, message: { text: `${last} ${receipt}`, tone: sale.receiptProblem === undefined ? 'info' : 'error' } };
+    return { amount, message: isOpen(sale) ? { text: `${last} Follow it:`, tone: 'info', command: follow } : { text: last, tone: 'info' } };
   }
 
   /** Writes the sale's receipt; the words for the prompt. */
@@ -449,15 +450,20 @@ class Till {
     }
   }
 
-  /** The final state stays until Enter (or Esc, Ctrl-C) or the hold time; the line under it counts down. */
-  async #hold(): Promise<void> {
+  /**
+   * The final state stays until Enter (or Esc, Ctrl-C) or the hold time; the line under it counts
+   * down. A digit ends it too and is the start of the next amount (returned).
+   */
+  async #hold(): Promise<string> {
     const until = this.#o.clock.now() + this.#o.holdMs;
     for (;;) {
       const left = until - this.#o.clock.now();
-      if (left <= 0) return;
+      if (left <= 0) return '';
       this.#io.out(`${CLEAR_LINE}${holdLine(Math.ceil(left / 1000), this.#io.chalk)}`);
       const key = await this.#keyWithin(Math.min(1000, left));
-      if (key !== undefined && (key.name === 'enter' || key.name === 'escape' || key.name === 'ctrl-c')) return;
+      if (key === undefined) continue;
+      if (key.name === 'enter' || key.name === 'escape' || key.name === 'ctrl-c') return '';
+      if (key.name === 'char' && /^[0-9]$/.test(key.ch)) return key.ch;
     }
   }
 }

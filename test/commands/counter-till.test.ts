@@ -64,6 +64,8 @@ async function run(
     gateway?: GatewayClient;
     env?: Record<string, string>;
     flags?: CounterOptions['flags'];
+    /** The process's interrupt (Ctrl-C from outside the terminal, SIGTERM). */
+    interrupt?: AbortSignal;
     /** Resizes the terminal: called with a function that does it and tells the till. */
     onIo?: (io: IOStreams, resize: () => void) => void;
   } = {},
@@ -71,7 +73,7 @@ async function run(
   const home = emptyDir('gw-counter-');
   const t = IOStreams.test({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, width: 80, height: 24, color: false, env: { HOME: home } });
   const clock = new ManualClock(T0);
-  const f = createFactory({ io: t.io, env: { HOME: home }, cwd: home, home, interrupt: new AbortController().signal, clock });
+  const f = createFactory({ io: t.io, env: { HOME: home }, cwd: home, home, interrupt: options.interrupt ?? new AbortController().signal, clock });
   f.applyGlobals({ sandbox: options.gateway === undefined });
   const keys = new ScriptedKeys(steps);
   const resized: Array<() => void> = [];
@@ -162,6 +164,41 @@ describe('gw counter: a morning at the till (sandbox)', () => {
     expect(r.stdout).toContain('the prompt comes back in 10 s');
     expect(r.stdout).toContain('the prompt comes back in 1 s');
     expect(r.summary).toMatch(/^paid +1 +3 USDT$/m);
+  });
+
+  it('a digit during the hold starts the next customer at once', async () => {
+    const r = await run(
+      [
+        ['prompt', `3${ENTER}`],
+        ['final', '4'],
+        ['prompt', `2${ENTER}`],
+        ['final', ENTER],
+        ['prompt', 'q'],
+      ],
+      { orderIds: ['next-1', 'next-2'] },
+    );
+    expect(r.exit).toBe(0);
+    expect(r.summary).toMatch(/^paid +2 +45 USDT$/m);
+  });
+
+  it('stopped from outside (SIGTERM, SIGINT) while a payment is shown: the summary, then 143 or 130', async () => {
+    const stop = new AbortController();
+    const r = await run(
+      [
+        ['prompt', `8${ENTER}`],
+        [
+          'showing',
+          () => {
+            stop.abort(new GwError(ExitCode.TERMINATED, 'terminated'));
+            return '';
+          },
+        ],
+      ],
+      { orderIds: ['term-1'], interrupt: stop.signal },
+    );
+    expect(r.exit).toBe(143);
+    expect(r.summary).toContain('1 sale');
+    expect(r.summary).toMatch(/Still open \(1\)/);
   });
 
   it('c changes the coin for one sale only; o gives the sale an order id; r lists the last payments', async () => {
