@@ -95,7 +95,7 @@ async function readPrices(gateway: GatewayClient, fiat: string, now: () => numbe
   const at = new Date(now());
   for (const [symbol, value] of Object.entries(prices)) {
     const price = readDecimal(value, symbol, what);
-    if (price !== null && price.isPositive) usd.set(symbol.trim().toUpperCase(), price);
+    if (price?.isPositive) usd.set(symbol.trim().toUpperCase(), price);
   }
   let fiatUsd = fiat === 'USD' ? Decimal.fromLiteral('1') : undefined;
   let places = 2;
@@ -136,8 +136,10 @@ async function addPayouts(gateway: GatewayClient, opts: ReportOptions, builder: 
     );
     return { included: true, count: walk.count, ...(walk.incomplete !== undefined && { incomplete: walk.incomplete }) };
   } catch (error) {
-    // No payout key, or an API or sandbox without the payout history: the report goes on without them.
-    if (error instanceof ConfigError) return { included: false, note: `payouts not included: ${error.message}` };
+    // No payout key, a payout key the gateway refuses, or an API or sandbox without the payout
+    // history: the report goes on without them, and says so.
+    if (error instanceof ConfigError || (error instanceof GwError && error.exitCode === ExitCode.NOPERM))
+      return { included: false, note: `payouts not included: ${error.message}` };
     throw error;
   }
 }
