@@ -6,6 +6,7 @@
 // command that finds it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runGw as gw, type CliResult } from '../support/cli.js';
+import { ScriptedPrompter } from '../support/prompter.js';
 import {
   hang,
   html502,
@@ -194,6 +195,17 @@ describe('payouts against a strict recording gateway', () => {
       'GET /v1/general/account/balance',
       'POST /v1/payout',
     ]);
+  });
+
+  it.each([
+    ['n', 1, 0],
+    ['yes', 0, 1],
+  ])('answered %j at the prompt: exit %i, %i POST', async (answer, exit, count) => {
+    const prompter = new ScriptedPrompter([{ ask: /Send this payout\?/, answer }]);
+    const r = await gw(payout(), { env: env(), prompter });
+    expect(r.exitCode, r.stderr).toBe(exit);
+    expect(posts()).toHaveLength(count);
+    expect(prompter.done).toBe(true);
   });
 
   it('the confirmation shows exactly what will be sent: amount, coin, network, the full address, memo, the published fee, the reference', async () => {
