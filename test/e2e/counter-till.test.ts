@@ -3,7 +3,7 @@
 // — then q: exit 0, the shell's screen back, and the day's summary on it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { GW_BIN, removeDir, tempDir } from '../support/gw.js';
+import { gw, GW_BIN, removeDir, tempDir } from '../support/gw.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -70,6 +70,11 @@ describe.runIf(hasTmux)('gw counter in a real terminal (tmux, 80×24)', () => {
       expect(text).toContain('Asked:   32.5 USDT (2)');
       expect(text).toContain('Still open (1)');
       expect(text).toContain(`gw status ${trackId} --wait --sandbox`);
+
+      // The payment left open is an ordinary payment: a later run finds it (the sandbox's journal).
+      const later = await gw(['status', trackId ?? '', '--sandbox', '--json'], { env: { HOME: home }, cwd: home });
+      expect([0, 8]).toContain(later.exitCode);
+      expect(JSON.parse(later.stdout)).toMatchObject({ trackId, amount: '7.5', currency: 'USDT' });
     } finally {
       spawnSync('tmux', ['-L', socket, 'kill-server']);
       removeDir(home);
