@@ -5,6 +5,7 @@
 // sending, a 5xx, a reset, an answer of the wrong shape): each says "payout": "unknown" with the
 // command that finds it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { interrupted } from '../../src/errors.js';
 import { runGw as gw, type CliResult } from '../support/cli.js';
 import { ScriptedPrompter } from '../support/prompter.js';
 import {
@@ -276,6 +277,19 @@ describe('payouts against a strict recording gateway', () => {
     const r = await run(payout('--yes', '--json'));
     expect(r.exitCode).toBe(12);
     expect(JSON.parse(r.stdout)).toMatchObject({ sent: true, trackId: '258298452', status: 'rejected' });
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('Ctrl-C while the payout request is out: exit 130, "payout": "unknown", one POST', async () => {
+    script.post = hang();
+    const interrupt = new AbortController();
+    const running = gw(payout('--yes', '--json'), { env: env(), interrupt: interrupt.signal });
+    await server.waitForRequests(3);
+    expect(posts()).toHaveLength(1);
+    interrupt.abort(interrupted());
+    const r = await running;
+    expect(r.exitCode).toBe(130);
+    expect(JSON.parse(r.stderr.trim().split('\n').pop() ?? '').error).toMatchObject({ payout: 'unknown', exitCode: 130 });
     expect(posts()).toHaveLength(1);
   });
 
