@@ -222,6 +222,8 @@ export interface ListenCatchUp {
   now: () => number;
   forward?: CatchUpOptions['forward'];
   record: (line: string) => Promise<void>;
+  /** Given what remembers a live notification as soon as the state is loaded, before catching up (so one received meanwhile counts). */
+  onLive?: (live: (r: Receipt) => void) => void;
 }
 
 /**
@@ -253,6 +255,7 @@ export async function listenCatchUp(setup: () => Promise<CatchUpSetup>, opts: Li
       io.warn(`the catch-up state ${statePath} could not be written: ${(error as Error).message}`);
     }
   };
+  opts.onLive?.(live);
   if (opts.merchantKey === undefined) {
     io.warn('catch-up needs the merchant key (payment notifications are signed with it): nothing caught up');
     return live;

@@ -277,6 +277,9 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
         merchantKey: configured.merchant?.value,
         now: () => opts.clock.now(),
         record: (line) => record(line, false),
+        onLive: (remember) => {
+          live = remember;
+        },
         ...(forward !== undefined && {
           forward: { url: forward.url, timeoutMs: forward.timeoutMs, ...(forward.proxy && { proxy: forward.proxy }), secrets: io.secrets },
         }),
