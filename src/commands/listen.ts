@@ -97,7 +97,7 @@ export function newCmdListen(f: Factory, runF: (opts: ListenOptions) => Promise<
       'gw listen --port 8787 --forward-to http://127.0.0.1:3000/hooks',
       'gw listen --json | jq -c "select(.event == \\"notification\\") | {verified, trackId, status}"',
     ],
-    json: '{"event": "listening", "url"} first, then one line per request: {"event": "notification", "time", "httpStatus", "verified", "code", "reason", "keyKind", "type", "trackId", "status", "gatewayStatus", "amount", "currency", "payAmount", "payCurrency", "orderId", "received", "expected", "difference", "transactions", "body", "repeatedKeys", "forward"}',
+    json: '{"event": "listening", "url"} first, then one line per request: {"event": "notification", "time", "httpStatus", "verified", "code", "reason", "keyKind", "type", "trackId", "status", "gatewayStatus", "amount", "currency", "payAmount", "payCurrency", "orderId", "received", "expected", "difference", "transactions", "body", "repeatedKeys", "forward"}; with --catch-up also {"event": "recovered", "recovered": true, "eventId", "trackId", "status", "delivered", "body", "forward", …} (as gw webhook replay)',
     notes:
       'Keys: the merchant API key verifies payment notifications, the payout API key payout ones (--merchant-key, --payout-key, env or config file). ' +
       'Answers: 200 "ok" only once a verified notification is recorded (its line written to stdout, fsync\'d when stdout is a file) and, with --forward-to, your application answered 2xx; ' +
