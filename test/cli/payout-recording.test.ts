@@ -405,4 +405,54 @@ describe('payouts against a strict recording gateway', () => {
     expect(r.stderr).toContain('nothing was received');
     expect(posts()).toHaveLength(0);
   });
+
+  it('gw payouts: the documented filters and paging in the query, with the payout key; --json lists them', async () => {
+    script.history = [
+      {
+        track_id: '9',
+        address: TRON_ADDRESS,
+        currency: 'USDT',
+        network: 'Tron Network',
+        amount: 12.5,
+        fee: 1,
+        status: 'Complete',
+        tx_hash: 'ab',
+        description: 'x inv-7',
+        internal: false,
+        memo: '',
+        date: 1764072000,
+      },
+    ];
+    const r = await run([
+      'payouts',
+      '--status',
+      'confirmed',
+      '--currency',
+      'usdt',
+      '--network',
+      'TRC20',
+      '--min-amount',
+      '1',
+      '--max-amount',
+      '100',
+      '--type',
+      'external',
+      '--page',
+      '2',
+      '--size',
+      '5',
+      '--json',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    const req = server.requests[0] as RecordedRequest;
+    expect(req.headers.payout_api_key).toBe(TEST_PAYOUT_KEY);
+    expect(req.path).toBe('/v1/payout?status=confirmed&type=external&currency=USDT&network=TRC20&from_amount=1&to_amount=100&size=5&page=2');
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      payouts: [{ trackId: '9', status: 'confirmed', gatewayStatus: 'Complete', amount: '12.5', fee: '1', txHash: 'ab' }],
+      page: 1,
+      pages: 1,
+      total: 1,
+    });
+  });
 });
