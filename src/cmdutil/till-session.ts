@@ -14,7 +14,6 @@ import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, Payment, PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
 import type { Key, KeySource } from '../output/keys.js';
-import { normalizeSymbol } from '../payment-uri/networks.js';
 import { CLEAR_LINE } from '../output/screen.js';
 import { parseTimestamp } from '../output/time.js';
 import type { PaymentUri } from '../payment-uri/index.js';
@@ -26,7 +25,8 @@ import { paymentFromInfo, paymentsOfOrder } from './existing-payment.js';
 import { followPayment } from './follow.js';
 import { ambiguousFailure, buildPaymentRequest, type PaymentRequestFlags } from './payment-request.js';
 import type { PreparedReceipt } from './receipts.js';
-import { EMPTY_PROMPT, followCommand, isOpen, promptKey, type PromptState, type Sale, saleCoin, type TillDefaults, TillLedger } from './till.js';
+import { EMPTY_PROMPT, followCommand, isOpen, orderPayment, promptKey, type PromptState, type Sale, saleCoin, type TillDefaults, TillLedger } from './till.js';
+import { EventQueue, type TillEvent } from './till-events.js';
 import { failureKind, type WaitEnding, WAIT_POLICY, type WaitPolicy, type WaitProgress } from './wait.js';
 
 /** Where the till is, for a test (or a log) to follow. */
@@ -60,40 +60,6 @@ export interface TillResult {
   ledger: TillLedger;
   /** Set when the day ended by a signal rather than by q or Ctrl-C at the prompt. */
   stopped?: GwError;
-}
-
-type TillEvent = Key | { name: 'resize' };
-
-/** Keys (and resizes) as they come, taken one at a time. */
-class EventQueue {
-  readonly #events: TillEvent[] = [];
-  readonly #waiters: Array<(event: TillEvent) => void> = [];
-
-  push(event: TillEvent): void {
-    const waiter = this.#waiters.shift();
-    if (waiter !== undefined) waiter(event);
-    else this.#events.push(event);
-  }
-
-  /** The next event; rejects with the signal's reason when it aborts first (no event is lost then). */
-  next(signal: AbortSignal): Promise<TillEvent> {
-    const event = this.#events.shift();
-    if (event !== undefined) return Promise.resolve(event);
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-      const waiter = (e: TillEvent): void => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(e);
-      };
-      const onAbort = (): void => {
-        const i = this.#waiters.indexOf(waiter);
-        if (i >= 0) this.#waiters.splice(i, 1);
-        reject(signal.reason);
-      };
-      this.#waiters.push(waiter);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-  }
 }
 
 const cancelKey = (event: TillEvent): boolean =>
@@ -188,23 +154,10 @@ class Till {
   async #keyWithin(ms: number): Promise<Key | undefined> {
     const until = this.#o.clock.now() + ms;
     for (;;) {
-      const left = until - this.#o.clock.now();
-      if (left <= 0) return undefined;
-      const done = new AbortController();
-      const signal = AbortSignal.any([this.#o.signal, done.signal]);
-      const key = this.#queue.next(signal);
-      const timer = this.#o.clock.sleep(left, signal).then(() => undefined);
-      key.catch(() => undefined);
-      timer.catch(() => undefined);
-      try {
-        const event = await Promise.race([key, timer]);
-        if (event === undefined) return undefined;
-        if (event.name !== 'resize') return event;
-        this.#io.clearScreen();
-        this.#redraw();
-      } finally {
-        done.abort();
-      }
+      const event = await this.#queue.nextWithin(until - this.#o.clock.now(), this.#o.clock, this.#o.signal);
+      if (event === undefined || event.name !== 'resize') return event;
+      this.#io.clearScreen();
+      this.#redraw();
     }
   }
 
@@ -302,18 +255,16 @@ class Till {
       try {
         const found = await paymentsOfOrder(o.gateway, orderId);
         if (found.incomplete !== undefined) throw new GwError(ExitCode.PROTOCOL, `the gateway's list of payments was incomplete: ${found.incomplete}`);
-        const newest = [...found.payments].sort((a, b) => createdAt(b) - createdAt(a))[0];
-        if (newest === undefined) {
+        const match = orderPayment(found.payments, request);
+        if (match.kind === 'none') {
           return {
             amount: '',
             retry: { orderId, amount: prompt.retry?.amount ?? prompt.amount, generated, ...(saleOverride(prompt) && { coin: saleOverride(prompt) }) },
             message: { text: `The gateway has no payment for order ${orderId}: it was not created.`, tone: 'info' },
           };
         }
-        const sameAmount = newest.amount === null || newest.amount.equals(request.amount);
-        const sameCurrency = newest.currency === null || normalizeSymbol(newest.currency.raw()) === request.currency;
-        if (!sameAmount || !sameCurrency) {
-          this.#ledger.update(orderId, { state: 'not-confirmed' });
+        const newest = match.info;
+        if (match.kind === 'other-terms') {
           return {
             amount: '',
             message: {
@@ -471,10 +422,6 @@ class Till {
 /** The sale's amount in words: "25 USD in USDT". */
 function request(sale: Sale): string {
   return `${sale.amount} ${sale.currency} in ${sale.payCurrency}`;
-}
-
-function createdAt(info: PaymentInfo): number {
-  return parseTimestamp(info.date)?.getTime() ?? 0;
 }
 
 function saleOverride(prompt: PromptState): PromptState['coin'] {

@@ -8,10 +8,12 @@
 // prompt, where Enter creates the same sale again under the same order id (not found).
 import { fundsArrived } from '../domain/arrival.js';
 import { isFinal, type PaymentState } from '../domain/payment-status.js';
-import type { PaymentInfo } from '../gateway/gateway.js';
+import type { PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
 import { Decimal } from '../money/decimal.js';
 import type { Key } from '../output/keys.js';
 import { shellQuote } from '../output/sanitize.js';
+import { parseTimestamp } from '../output/time.js';
+import { normalizeSymbol } from '../payment-uri/networks.js';
 import { asciiUpperCase } from '../util/ascii.js';
 import { resumeCommand } from './wait.js';
 
@@ -145,6 +147,23 @@ export function saleCoin(state: PromptState, defaults: TillDefaults): { payCurre
   const coin = state.retry?.coin ?? state.coin;
   if (coin !== undefined) return coin;
   return { payCurrency: defaults.payCurrency, ...(defaults.network !== undefined && { network: defaults.network }) };
+}
+
+/**
+ * What a look-up by order id found for a sale whose creation was not confirmed: nothing (it was
+ * not created), the newest payment of the order (whatever its state: it is this sale's), or one
+ * for other terms (another amount or currency under that order id: not this sale).
+ */
+export function orderPayment(
+  payments: readonly PaymentInfo[],
+  request: Pick<PaymentRequest, 'amount' | 'currency'>,
+): { kind: 'none' } | { kind: 'found' | 'other-terms'; info: PaymentInfo } {
+  const createdAt = (info: PaymentInfo): number => parseTimestamp(info.date)?.getTime() ?? 0;
+  const newest = [...payments].sort((a, b) => createdAt(b) - createdAt(a))[0];
+  if (newest === undefined) return { kind: 'none' };
+  const sameAmount = newest.amount === null || newest.amount.equals(request.amount);
+  const sameCurrency = newest.currency === null || normalizeSymbol(newest.currency.raw()) === request.currency;
+  return { kind: sameAmount && sameCurrency ? 'found' : 'other-terms', info: newest };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // gw counter's pure parts: keys from raw terminal bytes, what each key does at the prompt, and the
 // session's summary (exact sums per state, currency and coin; the open sales with their command).
 import { describe, expect, it } from 'vitest';
-import { EMPTY_PROMPT, promptKey, type PromptState, saleCoin, summarize, TillLedger, type Sale } from '../../src/cmdutil/till.js';
+import { EMPTY_PROMPT, orderPayment, promptKey, type PromptState, saleCoin, summarize, TillLedger, type Sale } from '../../src/cmdutil/till.js';
 import type { PaymentInfo } from '../../src/gateway/gateway.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { type Key, parseKeys } from '../../src/output/keys.js';
@@ -143,5 +143,24 @@ describe('summarize', () => {
     expect(s.count).toBe(1);
     expect(s.open).toEqual([]);
     expect(s.byState.map((r) => r.state)).toEqual(['paid']);
+  });
+});
+
+describe('orderPayment: what a look-up by order id found', () => {
+  const S = Date.UTC(2026, 10, 25, 9) / 1000;
+  const p = (trackId: string, date: number, amount = '25', currency = 'USD') =>
+    paymentInfoOf({ trackId, status: 'Waiting', amount, currency, payCurrency: 'USDT', orderId: 'o-1', date });
+  const request = { amount: Decimal.fromLiteral('25') as Decimal, currency: 'USD' };
+
+  it.each([
+    ['nothing: not created', [], 'none', undefined],
+    ['one: this sale', [p('100000001', S)], 'found', '100000001'],
+    ['several: the newest', [p('100000001', S), p('100000003', S + 60), p('100000002', S + 30)], 'found', '100000003'],
+    ['another amount under the order id: not this sale', [p('100000001', S, '30')], 'other-terms', '100000001'],
+    ['another currency: not this sale', [p('100000001', S, '25', 'EUR')], 'other-terms', '100000001'],
+  ] as const)('%s', (_what, payments, kind, trackId) => {
+    const match = orderPayment(payments, request);
+    expect(match.kind).toBe(kind);
+    if (match.kind !== 'none') expect(match.info.trackId.raw()).toBe(trackId);
   });
 });
