@@ -183,7 +183,8 @@ export async function reportRun(opts: ReportOptions): Promise<void> {
   if (io.json) io.printJson(reportJson(doc));
   else {
     io.sandboxBanner();
-    io.out(reportText(doc, io.stdoutIsTTY ? Math.min(io.width(), 100) - 1 : 79, io.chalk, io.stdoutIsTTY));
+    // On a terminal fitted to its width (at most 100 columns); into a pipe nothing is cut.
+    io.out(reportText(doc, io.stdoutIsTTY ? Math.min(io.width(), 100) - 1 : Number.MAX_SAFE_INTEGER, io.chalk, io.stdoutIsTTY));
   }
   if (listing.failure !== undefined) throw listing.failure.with({ message: `the report is incomplete: ${incomplete.join('; ')}: ${listing.failure.message}` });
   if (incomplete.length > 0) throw new GwError(ExitCode.PROTOCOL, `the report is incomplete: ${incomplete.join('; ')}`);

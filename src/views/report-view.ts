@@ -187,13 +187,11 @@ export function reportText(doc: ReportDocument, width: number, chalk: IOStreams[
     const diffs = statsDifferences(t, doc.stats);
     out.push('');
     if (diffs.length === 0) out.push(fitted("The gateway's statistics agree with the history on what arrived per coin."));
-    else
+    else {
       for (const d of diffs)
-        out.push(
-          fitted(
-            `note: the gateway's statistics say ${d.stats ?? 'nothing'} ${d.coin} arrived; the history says ${d.history ?? 'nothing'} (the report follows the history)`,
-          ),
-        );
+        out.push(fitted(`note: ${d.coin} arrived: ${d.stats ?? 'nothing'} by the gateway's statistics, ${d.history ?? 'nothing'} by the history`));
+      out.push(fitted('(the report follows the history: what the statistics count is not published)'));
+    }
   }
   return `${out.join('\n')}\n`;
 }

@@ -150,4 +150,30 @@ describe('gw report without a payout key', () => {
     expect(out).toMatch(/^Net +5 USDT \(payouts not included\)$/m);
     expect(out.split('\n').filter((l) => l.includes('payouts not included:'))).toHaveLength(1);
   });
+  it('--check-stats: where the statistics differ from the history, a note gives both and follows the history', async () => {
+    const t = IOStreams.test({ stdoutTTY: false });
+    const { Decimal } = await import('../../src/money/decimal.js');
+    const gateway = new FakeGateway({
+      page: {
+        payments: [v1InfoOf({ track_id: '1', status: 'paid', currency: 'USDT', amount: '5', date: T_DATE }, [v1Tx('x', '5', 'USDT')])],
+        page: 1,
+        pages: 1,
+        total: 1,
+      },
+      performed: {
+        'the payout history': new ConfigError('no payout API key is configured'),
+        'payment statistics': { rows: [{ payCurrency: 'USDT', count: 1, received: Decimal.fromLiteral('4.5') }], more: false },
+      },
+    });
+    const now = (T_DATE + 3600) * 1000;
+    process.env.TZ = 'UTC';
+    await reportRun({
+      io: t.io,
+      gateway: async () => gateway,
+      clock: new Clock(now),
+      ...buildReportOptions({ since: 'today', by: 'day', checkStats: true }, now),
+    });
+    expect(t.stdout()).toContain("note: USDT arrived: 4.5 by the gateway's statistics, 5 by the history\n(the report follows the history");
+    expect(t.stdout()).toMatch(/^Received +5 USDT$/m);
+  });
 });
