@@ -220,3 +220,36 @@ describe('gw sandbox --drop-notifications, then gw webhook replay (legacy API)',
     }
   });
 });
+
+describe('gw webhook replay when the application does not take it', () => {
+  it('not remembered (exit 69, the event kept), delivered by the next run, then never again', async () => {
+    const sbx = await startSandbox({ host: '127.0.0.1', port: 0, settleSeconds: 3600, notifications: { retryDelaysMs: [] } });
+    const app = await startReceiver('/hooks');
+    const env3 = { ...sandboxEnv(sbx), GATEWAY_API: 'v1', GATEWAY_PAYOUT_KEY: '', XDG_STATE_HOME: emptyDir('gw-state-') };
+    try {
+      const pay = await gw(['pay', '7', 'USDT', '--no-qr', '--order-id', 'refused-1', '--json'], { env: env3 });
+      expect(pay.exitCode, pay.stderr).toBe(0);
+      const trackId = (JSON.parse(pay.stdout) as { trackId: string }).trackId;
+      const replay = ['webhook', 'replay', '--since', '1h', '--forward-to', app.url, '--json'];
+
+      app.answer = { status: 500, body: 'down for maintenance' };
+      const refused = await gw(replay, { env: env3 });
+      expect(refused.exitCode).toBe(69);
+      expect(refused.stderr).toContain('1 of 1 recovered notification was not taken');
+      expect(records(refused)).toMatchObject([{ trackId, delivered: false, forward: { status: 500 } }]);
+
+      app.answer = { status: 200, body: 'ok' };
+      const taken = await gw(replay, { env: env3 });
+      expect(taken.exitCode, taken.stderr).toBe(0);
+      expect(records(taken)).toMatchObject([{ trackId, delivered: true, eventId: eventIdOf(trackId, 'waiting') }]);
+
+      const again = await gw(replay, { env: env3 });
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.stdout).toBe('');
+      expect(app.requests).toHaveLength(2);
+    } finally {
+      await app.close();
+      await sbx.close();
+    }
+  });
+});
