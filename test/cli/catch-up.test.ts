@@ -253,3 +253,11 @@ describe('gw webhook replay when the application does not take it', () => {
     }
   });
 });
+
+describe('gw sandbox --drop-notifications: checked before anything starts', () => {
+  it.each([['many'], ['-1'], ['10001'], ['1.5']])('--drop-notifications %s: exit 64, one line', async (n) => {
+    const r = await gw(['sandbox', '--drop-notifications', n]);
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toMatch(/--drop-notifications must be a whole number from 0 to 10000/);
+  });
+});
