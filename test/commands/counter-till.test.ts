@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { counterRun, type CounterOptions } from '../../src/commands/counter.js';
+import { counterRun, type CounterOptions, tillDefaults } from '../../src/commands/counter.js';
 import type { TillPhase } from '../../src/cmdutil/till-session.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
 import { resolveConfig } from '../../src/config/resolve.js';
@@ -518,5 +518,30 @@ describe('gw counter: refusals before the screen changes', () => {
   it('a fiat pay currency is refused', async () => {
     const r = await run([], { gateway: new FakeGateway({}), flags: { currency: 'EUR', payCurrency: 'usd' } });
     expect(r.exit).toBe(64);
+  });
+});
+
+describe("tillDefaults: the day's currency, coin and network", () => {
+  const config = (env: Record<string, string>) => resolveConfig({ flags: {}, env, layers: [] });
+  const SET = { GATEWAY_COUNTER_CURRENCY: 'eur', GATEWAY_COUNTER_PAY_CURRENCY: 'usdt', GATEWAY_COUNTER_NETWORK: 'Tron Network' };
+  it.each([
+    ['the settings', {}, SET, { currency: 'EUR', payCurrency: 'USDT', network: 'Tron Network' }],
+    ['flags before settings', { currency: 'usd', network: 'BNB Smart Chain' }, SET, { currency: 'USD', payCurrency: 'USDT', network: 'BNB Smart Chain' }],
+    ['another coin by flag: the configured network is not sent with it', { payCurrency: 'btc' }, SET, { currency: 'EUR', payCurrency: 'BTC' }],
+    ['the pay currency defaults to the currency', { currency: 'ltc' }, {}, { currency: 'LTC', payCurrency: 'LTC' }],
+  ] as const)('%s', (_what, flags, env, expected) => {
+    expect(tillDefaults(flags, config(env), false)).toEqual(expected);
+  });
+
+  it('the sandbox needs nothing: USDT', () => {
+    expect(tillDefaults({}, config({}), true)).toEqual({ currency: 'USDT', payCurrency: 'USDT' });
+  });
+
+  it.each([
+    ['no currency anywhere', {}, {}, /needs the currency amounts are typed in/],
+    ['a fiat currency without a coin', { currency: 'EUR' }, {}, /EUR is not a coin a customer can send/],
+    ['a bad symbol', { currency: 'E U R' }, {}, /--currency must be a currency symbol/],
+  ] as const)('%s: exit 64', (_what, flags, env, message) => {
+    expect(() => tillDefaults(flags, config(env), false)).toThrow(message);
   });
 });
