@@ -77,8 +77,8 @@ export interface PeriodTakings {
   period: Period | null;
   totals: PaymentTotals;
   byCurrency: Map<string, AskedLine>;
-  /** Per coin received: how many payments brought some, and the amount. */
-  byCoin: Map<string, { payments: number; amount: Decimal }>;
+  /** Per coin received: how many payments brought some, in which states, and the amount. */
+  byCoin: Map<string, { payments: number; byState: Map<string, number>; amount: Decimal }>;
   refunds: Map<string, Decimal>;
   payouts: Map<string, PayoutLine>;
   /** Payouts whose coin or amount could not be read (not in `payouts`). */
@@ -117,8 +117,9 @@ function addTo(t: PeriodTakings, p: ReportPayment, fiat: string | undefined): vo
   }
   const received = p.arrival.received ?? new Map<string, Decimal>();
   for (const [coin, amount] of received) {
-    const line = t.byCoin.get(coin) ?? { payments: 0, amount: Decimal.ZERO };
+    const line = t.byCoin.get(coin) ?? { payments: 0, byState: new Map<string, number>(), amount: Decimal.ZERO };
     line.payments++;
+    line.byState.set(p.status, (line.byState.get(p.status) ?? 0) + 1);
     line.amount = line.amount.plus(amount);
     t.byCoin.set(coin, line);
     if (REFUND_STATES.has(p.status)) addAmount(t.refunds, coin, amount);

@@ -58,7 +58,9 @@ function periodJson(t: PeriodTakings, doc: ReportDocument): Record<string, unkno
   const byCurrency = Object.fromEntries(
     byKey(t.byCurrency).map(([c, line]) => [c, { count: line.count, byState: Object.fromEntries(byKey(line.byState)), asked: line.amount }]),
   );
-  const byCoin = Object.fromEntries(byKey(t.byCoin).map(([c, line]) => [c, { payments: line.payments, received: line.amount }]));
+  const byCoin = Object.fromEntries(
+    byKey(t.byCoin).map(([c, line]) => [c, { payments: line.payments, byState: Object.fromEntries(byKey(line.byState)), received: line.amount }]),
+  );
   const payouts = Object.fromEntries(byKey(t.payouts).map(([c, line]) => [c, { count: line.count, amount: line.amount, fee: line.fee }]));
   return {
     ...totalsJson(t.totals),

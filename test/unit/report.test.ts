@@ -87,7 +87,8 @@ describe('sums per period: exact, mixed coins', () => {
     // The range's totals are the payments command's, to the digit.
     expect(totalsJson(b.total.totals)).toEqual(totalsJson(paymentTotals(PAYMENTS)));
     expect(b.total.byCurrency.get('USD')?.amount.toString()).toBe('0.3');
-    expect(digits(b.total.byCoin.get('BTC'))).toEqual({ payments: 2, amount: '0.12345679' });
+    expect(digits(b.total.byCoin.get('BTC'))).toEqual({ payments: 2, byState: { paid: 2 }, amount: '0.12345679' });
+    expect(digits(b.total.byCoin.get('USDT'))).toEqual({ payments: 2, byState: { refunded: 1, underpaid: 1 }, amount: '22.500001' });
   });
 
   it('weeks from Monday: Sunday night belongs to the week before', () => {
