@@ -65,6 +65,11 @@ export function newCmdCounter(f: Factory, runF: (opts: CounterOptions) => Promis
     .action((flags: CounterFlags) => {
       if (f.globals.json === true)
         throw new UsageError('gw counter is a screen for people and has no --json output', 'for a script: gw pay … --json, gw payments --json');
+      if (f.globals.verbose === true)
+        throw new UsageError(
+          'gw counter draws the whole screen: --verbose request lines would break it',
+          'to see the requests of one payment: gw pay … --wait --verbose',
+        );
       if (flags.receipts === undefined && (flags.receiptWidth !== undefined || flags.receiptUnicode === true))
         throw new UsageError('--receipt-width and --receipt-unicode go with --receipts <dir>');
       return runF({

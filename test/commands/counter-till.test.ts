@@ -489,6 +489,15 @@ describe('gw counter: refusals before the screen changes', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('--json and --verbose: exit 64, one line', async () => {
+    for (const flag of ['--json', '--verbose']) {
+      const r = await runGw(['counter', '--sandbox', flag], { stdoutTTY: true, stdinTTY: true, stderrTTY: true });
+      expect(r.exitCode).toBe(64);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(flag === '--json' ? /no --json output/ : /--verbose request lines would break it/);
+    }
+  });
+
   it('TERM=dumb: exit 64 before anything is drawn', async () => {
     const t = IOStreams.test({ stdoutTTY: true, stdinTTY: true, env: { TERM: 'dumb' } });
     const gateway = new FakeGateway({});
