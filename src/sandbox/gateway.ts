@@ -161,9 +161,9 @@ export class SandboxGateway {
 
   /** The balances, or one currency's (`currency`); the route checked the payout or general key. */
   balance(fields: RequestFields): Answer<BalanceAnswer> {
-    const answer = reference.balance(fields);
+    // Balances move: what arrived for the sandbox's payments is on them, what payouts took (payouts.ts) is off them.
+    const answer = reference.balance(fields, reference.arrivedByCoin(this.paymentRecords()));
     if (!answer.ok) return answer;
-    // Balances move: what payouts took (payouts.ts) is off them.
     const debits = this.payouts.debits();
     const balances = Object.fromEntries(
       Object.entries(answer.value.balances).map(([coin, amount]) => {
@@ -172,6 +172,11 @@ export class SandboxGateway {
       }),
     );
     return ok({ balances });
+  }
+
+  /** Every payment the sandbox knows (created here, or recorded in the journal), as it stands now. */
+  private *paymentRecords(): Iterable<PaymentRecord> {
+    for (const payment of this.store.known()) yield this.lifecycles.record(payment, this.lifecycles.current(payment));
   }
 
   /** A payout (POST /v1/payout): within the coin's balance now. */

@@ -1,10 +1,14 @@
 // The sandbox's answers that are reference data, not payments: accepted currencies, balances,
 // rates and prices, the coins and networks it offers, the fiats it prices, its status. Fixed
-// tables (prices.ts, offerings.ts); nothing here changes.
+// tables (prices.ts, offerings.ts), except the balances: they start fixed, what arrived for the
+// sandbox's payments is added to them (`arrivedByCoin`), and what payouts took is taken off
+// (payouts.ts), so whatever a sandbox payment received can be refunded.
 
 import { isFiat } from '../domain/payment-rules.js';
+import { Decimal } from '../money/decimal.js';
 import type { AcceptedCurrenciesAnswer } from '../operations/accepted-currencies.js';
 import type { BalanceAnswer } from '../operations/balance.js';
+import type { PaymentRecord } from '../operations/payment-info.js';
 import type { RateAnswer } from '../operations/rate.js';
 import type { CurrenciesAnswer, FiatsAnswer, NetworksAnswer, PricesAnswer, SystemStatusAnswer } from '../operations/reference-data.js';
 import { fail, ok, type Answer } from './envelopes.js';
@@ -41,9 +45,44 @@ export function acceptedCurrencies(): Answer<AcceptedCurrenciesAnswer> {
   return ok({ list: acceptedList() });
 }
 
-/** The balances, or one currency's (`currency`); the route checked the payout or general key. */
-export function balance(fields: RequestFields): Answer<BalanceAnswer> {
+/** A payment the gateway itself sent back (a `-refund` order id): what arrived left again. */
+const RETURNED = new Set(['refunding', 'refunded']);
+
+/**
+ * Per coin, what arrived for the sandbox's payments: their confirmed transactions, in each
+ * transaction's own coin (a `-mixed` payment's second coin goes to that coin's balance), except
+ * for payments the gateway sent back itself. Credited to the balances (`balance`).
+ */
+export function arrivedByCoin(records: Iterable<Pick<PaymentRecord, 'status' | 'txs'>>): Map<string, Decimal> {
+  const out = new Map<string, Decimal>();
+  for (const record of records) {
+    if (RETURNED.has(record.status)) continue;
+    for (const tx of record.txs ?? []) {
+      if (tx.status !== 'confirmed') continue;
+      const amount = Decimal.fromLiteral(tx.amount);
+      if (amount === undefined || !amount.isPositive) continue;
+      out.set(tx.currency, (out.get(tx.currency) ?? Decimal.ZERO).plus(amount));
+    }
+  }
+  return out;
+}
+
+/** The starting balances (prices.ts) with `credits` added, as plain digits. */
+function creditedBalances(credits: ReadonlyMap<string, Decimal>): Record<string, string> {
   const balances = sandboxBalances();
+  for (const [coin, credit] of credits) {
+    if (!Object.hasOwn(balances, coin)) continue;
+    balances[coin] = (Decimal.fromLiteral(balances[coin] ?? '0') ?? Decimal.ZERO).plus(credit).toString();
+  }
+  return balances;
+}
+
+/**
+ * The balances, or one currency's (`currency`); the route checked the payout or general key.
+ * `credits`: what arrived for the sandbox's payments (`arrivedByCoin`), added to the starting balances.
+ */
+export function balance(fields: RequestFields, credits: ReadonlyMap<string, Decimal> = new Map()): Answer<BalanceAnswer> {
+  const balances = creditedBalances(credits);
   const currency = readSymbol(fields, 'currency');
   if (currency.kind === 'invalid') return fail(101, 'Validation problem: currency must be a string');
   if (currency.kind === 'absent') return ok({ balances });

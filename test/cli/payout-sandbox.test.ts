@@ -60,6 +60,35 @@ describe('payouts on the embedded sandbox', () => {
     expect(more.exitCode).toBe(65);
   });
 
+  it('pay → refund → payout status --wait confirmed for a BTC payment above the starting balance and for each coin of a -mixed payment', async () => {
+    const cwd = emptyDir();
+    const clock = new ManualClock(Date.now());
+    const btcTo = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
+    const payment = async (args: string[]): Promise<string> => {
+      const paid = await gw(['pay', ...args, '--sandbox', '--json', '--no-qr'], { cwd, clock });
+      expect(paid.exitCode, paid.stderr).toBe(0);
+      return String((JSON.parse(paid.stdout) as { trackId: string }).trackId);
+    };
+    const refundAndConfirm = async (trackId: string, args: string[], amount: string): Promise<void> => {
+      const r = await gw(['refund', trackId, ...args, '--yes', '--json', '--sandbox'], { cwd, clock });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const refund = JSON.parse(r.stdout) as Record<string, unknown>;
+      expect(refund).toMatchObject({ sent: true, payment: trackId, amount });
+      const waited = await gw(['payout', 'status', String(refund.trackId), '--wait', '--sandbox', '--json'], { cwd, clock });
+      expect(waited.exitCode, waited.stderr).toBe(0);
+      expect(JSON.parse(waited.stdout)).toMatchObject({ status: 'confirmed', amount });
+    };
+    const btc = await payment(['0.001', 'BTC']);
+    const mixed = await payment(['25', 'USDT', '--order-id', 'qa-mixed']);
+    clock.advance(60_000);
+    // 0.001 BTC is more than the sandbox's starting BTC balance (0.00012345): what arrived is on it.
+    await refundAndConfirm(btc, ['--to', btcTo], '0.001');
+    await refundAndConfirm(mixed, ['--to', 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe', '--coin', 'USDT'], '12.5');
+    await refundAndConfirm(mixed, ['--to', btcTo, '--coin', 'BTC'], '0.00019063');
+    const left = await gw(['balance', 'BTC', '--sandbox', '--json', '--api', 'v1'], { cwd, clock });
+    expect(JSON.parse(left.stdout)).toMatchObject({ balances: { BTC: '0.00012345' } });
+  });
+
   it('a payout whose reference ends in -reject ends rejected: payout status exit 12; balances do not move', async () => {
     const cwd = emptyDir();
     const clock = new ManualClock(Date.now());

@@ -86,6 +86,27 @@ describe('sandbox payouts', () => {
     expect(data(call('balance', { currency: 'USDT' }))).toEqual({ USDT: 1500.5 });
   });
 
+  it("what arrived for the sandbox's payments is credited to the balance (each coin of a -mixed one; not before it is confirmed, not a -refund one), so it can be refunded", () => {
+    const { gateway, call, advance } = setUp();
+    const pay = (wire: Record<string, unknown>): void => {
+      expect(serveOperation(gateway, 'createPayment', 'v1', wire, { merchant_api_key: 'mk' }).status).toBe(200);
+    };
+    pay({ amount: 0.001, currency: 'BTC', pay_currency: 'BTC' });
+    pay({ amount: 25, currency: 'USDT', pay_currency: 'USDT', network: 'Tron Network', order_id: 'o1-mixed' });
+    pay({ amount: 0.5, currency: 'BTC', pay_currency: 'BTC', order_id: 'o2-refund' });
+    advance(1_000);
+    expect(data(call('balance', {}))).toMatchObject({ BTC: 0.00012345, USDT: 1520.75 });
+    advance(60_000);
+    const after = data(call('balance', {}));
+    // USDT: 1520.75 + 12.5 (the -mixed payment's first half). BTC: 0.00012345 + 0.001 (the BTC
+    // payment) + 0.00019063 (the -mixed payment's second half, in BTC at the sandbox's fixed
+    // prices); the -refund payment's 0.5 BTC went back and is not on it.
+    expect(after).toMatchObject({ USDT: 1533.25, BTC: 0.00131408 });
+    // A payout of what arrived is accepted, and one above the credited balance is not.
+    expect(call('createPayout', { address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', currency: 'BTC', amount: 0.001 }).status).toBe(200);
+    expect(call('createPayout', { address: TRON, currency: 'USDT', amount: 1533.26, network: 'TRC20' }).status).toBe(400);
+  });
+
   it('a description ending in -reject: stays processing, ends rejected, and gives the money back to the balance', () => {
     const { call, advance } = setUp();
     const id = String(data(call('createPayout', { address: TRON, currency: 'USDT', amount: 20, network: 'TRC20', description: 'x test-reject' })).track_id);
