@@ -161,6 +161,19 @@ class Till {
     }
   }
 
+  /** A sale whose creation was not confirmed: it may exist. */
+  #unconfirmed(request: PaymentRequest): Sale {
+    return {
+      orderId: request.orderId ?? '',
+      amount: request.amount,
+      currency: request.currency,
+      payCurrency: request.payCurrency,
+      network: request.network,
+      at: this.#o.clock.now(),
+      state: 'not-confirmed',
+    };
+  }
+
   /** One sale, from Enter at the prompt to the next prompt. */
   async #sale(prompt: PromptState): Promise<PromptState> {
     const o = this.#o;
@@ -197,8 +210,13 @@ class Till {
     try {
       payment = await o.gateway.createPayment(request);
     } catch (error) {
-      if (!(error instanceof GwError) || o.signal.aborted) throw error;
+      if (!(error instanceof GwError)) throw error;
       const judged = ambiguousFailure(error, request, this.#io.sandbox);
+      if (o.signal.aborted) {
+        // Stopped mid-request: the sale may exist, and the summary lists it with the command that finds it.
+        if (judged.payment === 'unknown') this.#ledger.ring(this.#unconfirmed(request));
+        throw error;
+      }
       if (judged.payment === 'unknown') return this.#lookup(prompt, request, error, generated);
       // Refused: nothing was created; the sale stays at the prompt to be corrected.
       return { ...prompt, message: { text: `Not created: ${error.message}${error.hint === undefined ? '' : ` (${error.hint})`}`, tone: 'error' } };
@@ -224,15 +242,7 @@ class Till {
   async #lookup(prompt: PromptState, request: PaymentRequest, failure: GwError, generated: boolean): Promise<PromptState> {
     const o = this.#o;
     const orderId = request.orderId ?? '';
-    const sale = this.#ledger.ring({
-      orderId,
-      amount: request.amount,
-      currency: request.currency,
-      payCurrency: request.payCurrency,
-      network: request.network,
-      at: o.clock.now(),
-      state: 'not-confirmed',
-    });
+    const sale = this.#ledger.ring(this.#unconfirmed(request));
     const giveUp = (): PromptState => ({
       amount: '',
       message: {

@@ -465,6 +465,20 @@ describe('gw counter: a creation that may have reached the gateway is looked up,
     expect(r.summary).toContain('gw payments --order-id amb-1');
   });
 
+  it('stopped from outside while the creation is under way: the summary lists the sale as not confirmed, with the command that finds it', async () => {
+    const stop = new AbortController();
+    const gateway = new FakeGateway({
+      payment: () => {
+        stop.abort(new GwError(ExitCode.INTERRUPTED, 'interrupted'));
+        throw new GwError(ExitCode.INTERRUPTED, 'interrupted');
+      },
+    });
+    const r = await run([['prompt', `25${ENTER}`]], { gateway, orderIds: ['amb-9'], env: { GATEWAY_COUNTER_CURRENCY: 'USDT' }, interrupt: stop.signal });
+    expect(r.exit).toBe(130);
+    expect(r.summary).toMatch(/^not confirmed +1 +25 USDT$/m);
+    expect(r.summary).toContain('gw payments --order-id amb-9');
+  });
+
   it('a refusal created nothing: the sale stays at the prompt with the reason', async () => {
     const gateway = new FakeGateway({ payment: new GwError(ExitCode.DATA, 'the gateway refused it: invalid currency', { result: 101 }) });
     const r = await run(
