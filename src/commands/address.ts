@@ -329,7 +329,8 @@ export async function addressRevokeRun(opts: AddressRevokeOptions): Promise<void
       message: `Revoke ${Untrusted.of(address).line(80)}? Payments sent to it afterwards are no longer credited.`,
       default: false,
     });
-    if (!ok) throw new GwError(ExitCode.OK, `${Untrusted.of(address).line(80)} was not revoked: nothing was sent`);
+    // Declined: the job was not done, so not 0; the code every declined confirmation has (payout, refund).
+    if (!ok) throw new GwError(ExitCode.REFUSED, `${Untrusted.of(address).line(80)} was not revoked: nothing was sent`);
   }
   const gateway = await opts.gateway();
   try {

@@ -229,7 +229,7 @@ describe('gw address revoke', () => {
     const no = new ScriptedPrompter([{ ask: /^Revoke T/, kind: 'confirm', answer: false }]);
     const g2 = new FakeGateway({ performed: revoked });
     const error = await failure(addressRevokeRun({ io: IOStreams.test({ prompter: no }).io, gateway: async () => g2, address: TRON, yes: false }));
-    expect([error.exitCode, error.message]).toEqual([ExitCode.OK, `${TRON} was not revoked: nothing was sent`]);
+    expect([error.exitCode, error.message]).toEqual([ExitCode.REFUSED, `${TRON} was not revoked: nothing was sent`]);
     expect(g2.calls).toEqual([]);
   });
 });
