@@ -51,7 +51,11 @@ function load() {
   globalThis[Symbol.for('gw.enableCompileCache')] = enableCompileCache;
   let source;
   try {
-    source = fs.readFileSync(bundle, 'utf8');
+    // An ASCII bundle (every build's but --readable's) read as latin1: one byte per character, and
+    // over about 1 MB (the build pads it) Node makes it a string outside V8's heap, not a copy in
+    // its young generation.
+    const bytes = fs.readFileSync(bundle);
+    source = bytes.toString(require('node:buffer').isAscii(bytes) ? 'latin1' : 'utf8');
   } catch {
     return require(bundle); // reports the missing bundle the usual way
   }
@@ -72,7 +76,10 @@ function load() {
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(Module.wrap(source), { filename: bundle, ...(cachedData && { cachedData }) });
+  // The build writes the bundle already wrapped as the function Node's module wrapper would make
+  // (scripts/build.mjs, asLauncherFunction): compiled as it is, it hands that function back.
+  const wrapped = source.startsWith('(function (main) { return this === globalThis ? main :', source.indexOf('\n') + 1);
+  const script = new vm.Script(wrapped ? source : Module.wrap(source), { filename: bundle, ...(cachedData && { cachedData }) });
   // Code restored from the cache has no dynamic-import callback: the bundle imports files (a
   // JavaScript config) through this module's import() instead (src/config/load.ts).
   globalThis[Symbol.for('gw.import')] = (specifier) => import(specifier);

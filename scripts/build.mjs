@@ -122,6 +122,7 @@ const SWITCHES = {
   'undici-assert': "undici's node:assert import replaced by a ten-line assert",
   'commander-child-process': "commander's node:child_process loaded on first use",
   'chalk-detection': "chalk's colour detection (supports-color) left out",
+  'external-source': "the bundle written as the function the launcher compiles, padded past 1 MB: read as one string outside V8's heap",
 };
 const argValue = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const without = new Set((argValue('without') ?? '').split(',').filter(Boolean));
@@ -439,11 +440,36 @@ if (process.argv.includes('--watch')) {
     rmSync(DIST, { recursive: true, force: true });
     fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
   }
+  if (!sea && on('external-source')) writeFileSync(BUNDLE, asLauncherFunction(bundled));
   if (!sea) await writeCodeCaches();
   if (inputs !== undefined) {
     mkdirSync(new URL('.', STAMP), { recursive: true });
     writeFileSync(STAMP, `${inputs} ${bundleMark()}`);
   }
+}
+
+/**
+ * The bundle as the launcher compiles it (bin/gw.cjs), so that V8 gets its source as one string
+ * outside its heap, as it is, with nothing allocated in the young generation:
+ * - already wrapped in the function Node's module wrapper would make (the launcher compiles the file
+ *   as it is instead of compiling `Module.wrap(source)`, a concatenation V8 copies into one new
+ *   string of the bundle's size before compiling), yet still a module Node can require as it is:
+ *   run as a module (GW_CODE_CACHE=0), the file calls that function itself; compiled as a script
+ *   by the launcher, where `this` is the global object, it only hands the function back;
+ * - padded with a comment of spaces to 1 MiB: Node makes a string of a file read as latin1 (the
+ *   bundle is ASCII) that is larger than about 1 MB (its EXTERN_APEX) an external string, in
+ *   memory of its own, instead of a string allocated in V8's young generation. One of the bundle's
+ *   size made gw's first young-generation garbage collection come while it was being read.
+ * The first line stays the launcher's list of commands.
+ */
+function asLauncherFunction(code) {
+  const newline = code.indexOf('\n') + 1;
+  // The second line, which the launcher looks for.
+  const wrap =
+    '(function (main) { return this === globalThis ? main : main.call(this, exports, require, module, __filename, __dirname); }).call(this, function (exports, require, module, __filename, __dirname) {';
+  const wrapped = `${code.slice(0, newline)}${wrap}\n${code.slice(newline)}\n})\n`;
+  const size = 1024 * 1024;
+  return wrapped.length + 4 >= size ? wrapped : `${wrapped}//${' '.repeat(size - wrapped.length - 3)}\n`;
 }
 
 /** The WebAssembly binaries of the stubbed base64 modules, decoded by those modules themselves. */
