@@ -7,6 +7,9 @@ import { Decimal } from '../../src/money/decimal.js';
 import { type Key, parseKeys } from '../../src/output/keys.js';
 import { paymentInfoOf } from '../support/fake-gateway.js';
 import { v1InfoOf, v1Tx } from '../support/v1-payment-info.js';
+import { PLAIN } from '../../src/output/palette.js';
+import { visibleWidth } from '../../src/output/cells.js';
+import { busyScreen, promptScreen, recentScreen } from '../../src/views/till-view.js';
 
 const d = (text: string): Decimal => Decimal.fromLiteral(text) as Decimal;
 
@@ -162,5 +165,43 @@ describe('orderPayment: what a look-up by order id found', () => {
     const match = orderPayment(payments, request);
     expect(match.kind).toBe(kind);
     if (match.kind !== 'none') expect(match.info.trackId.raw()).toBe(trackId);
+  });
+});
+
+describe('till-view: every screen fits the terminal (width − 1 columns, height − 1 rows)', () => {
+  const sizes = [
+    [80, 24],
+    [100, 30],
+    [120, 40],
+    [40, 12],
+  ] as const;
+  const long = 'x'.repeat(200);
+  const ledger = new TillLedger();
+  for (let i = 0; i < 30; i++)
+    ledger.ring({ orderId: `o-${i}`, trackId: String(100000000 + i), amount: d('12.5'), currency: 'EUR', payCurrency: 'USDT', at: 0, state: 'paid' });
+  it.each(sizes)('%i×%i', (width, height) => {
+    const base = { width, height, chalk: PLAIN, sandbox: true };
+    const screens = [
+      promptScreen({
+        ...base,
+        prompt: { amount: '123.45', message: { text: `Not created: ${long}`, tone: 'error', command: 'gw status 123456789 --wait --sandbox' } },
+        defaults: { currency: 'EUR', payCurrency: 'USDT', network: 'Tron Network' },
+        sales: 30,
+        open: 2,
+      }),
+      promptScreen({
+        ...base,
+        prompt: { amount: '', field: { kind: 'network', text: 'Tron', coin: 'USDT' } },
+        defaults: { currency: 'EUR', payCurrency: 'USDT' },
+        sales: 0,
+        open: 0,
+      }),
+      recentScreen({ ...base, sales: ledger.recent(height) }),
+      busyScreen({ ...base, what: 'looking for the payment', lines: [long, '', long], keys: [['Esc', 'give up looking']] }),
+    ];
+    for (const lines of screens) {
+      expect(lines.length).toBeLessThanOrEqual(height - 1);
+      for (const line of lines) expect(visibleWidth(line)).toBeLessThanOrEqual(width - 1);
+    }
   });
 });
