@@ -290,6 +290,7 @@ export class Transport {
           this.observe((o) => o.onConnect?.(describeConnection(socket, this.plan.target.hostname)));
           this.sockets.add(socket);
           socket.once('close', () => this.sockets.delete(socket));
+          closeAfterThisTurn(socket);
           callback(null, socket);
         },
         (error: Error) => {
@@ -518,6 +519,26 @@ export class Transport {
   private tooLarge(): ProtocolError {
     return new ProtocolError(`the gateway's answer is larger than ${Math.round(this.maxBytes / 1024)} KiB; refused`);
   }
+}
+
+/**
+ * undici closes a connection it will not reuse (the gateway asked to close it, or to keep it for
+ * less time than undici's margin) by destroying the socket as the answer completes, with an
+ * InformationalError. Destroying a socket makes Node create process.stderr (net's _destroy compares
+ * the socket with it), about 2 ms when stderr is a pipe, in the middle of a command that otherwise
+ * never creates it (src/output/fd-stream.ts). That close waits for the next turn of the event
+ * loop instead, as close() does, which a finished command does not wait for: the process exits and
+ * the system closes the socket. undici writes nothing more on a connection it is closing, and every
+ * other destroy (a failure) happens at once.
+ */
+function closeAfterThisTurn(socket: Socket): void {
+  const destroy = socket.destroy;
+  socket.destroy = function (this: Socket, error?: Error): Socket {
+    if ((error as { code?: unknown } | undefined)?.code !== 'UND_ERR_INFO' || this.destroyed) return destroy.call(this, error);
+    this.unref();
+    setImmediate(() => destroy.call(this, error));
+    return this;
+  };
 }
 
 /** A TransportError with the error it was made from as its cause. */

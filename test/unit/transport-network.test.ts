@@ -4,6 +4,7 @@
 // form for http://) with their refusals, interim 1xx answers, and malformed HTTP framing.
 // (The end-to-end suites test the same through the built binary; the 100 Continue case only there,
 // because the bundle carries the undici patch for it.)
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +88,32 @@ async function rawServer(bytes: string): Promise<{ url: URL; requests: () => num
   });
   return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), requests: () => requests };
 }
+
+describe('a connection the gateway keeps open only briefly', () => {
+  it('is not reused, and gw closes it itself: the next send opens another', async () => {
+    const seen: Array<{ ended: boolean; closed: Promise<void> }> = [];
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('{"result":100,"message":"OK"}'));
+    });
+    // "Keep-Alive: timeout=1": less than undici's margin, so undici closes the connection after the answer.
+    server.keepAliveTimeout = 1000;
+    server.on('connection', (socket: Socket) => {
+      const entry = { ended: false, closed: new Promise<void>((resolve) => socket.once('close', () => resolve())) };
+      socket.once('end', () => (entry.ended = true));
+      seen.push(entry);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const t = transport({ baseUrl: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`) });
+    expect((await t.send(GET)).status).toBe(200);
+    expect((await t.send(GET)).status).toBe(200);
+    expect(seen).toHaveLength(2);
+    // The first connection was ended by gw (the server saw its end), not left for the server's timeout.
+    await seen[0]!.closed;
+    expect(seen[0]!.ended).toBe(true);
+  });
+});
 
 describe('the deadline belongs to each send', () => {
   it('two sends through one Transport, further apart than timeoutMs, both succeed', async () => {
