@@ -12,8 +12,10 @@ export interface Photo {
   blur: number;
   /** Standard deviation of the sensor noise, in grey levels. */
   noise: number;
-  /** Radius of a reflection as a fraction of the photo's shorter side; 0 for none. */
+  /** Radius of a reflection as a fraction of the symbol's side (`code`, else the photo's shorter side); 0 for none. */
   glare: number;
+  /** Where the symbol is in the image (its quiet zone aside), in pixels: the reflection falls on its middle. */
+  code?: { x: number; y: number; width: number; height: number };
   seed: number;
 }
 
@@ -68,8 +70,9 @@ export function photograph(image: Raster, photo: Photo): Raster {
   }
   // A reflection: a bright spot somewhere in the middle of the photo.
   if (photo.glare > 0) {
-    const [gx, gy] = [w * (0.3 + 0.4 * rnd()), h * (0.3 + 0.4 * rnd())];
-    const radius = photo.glare * Math.min(w, h);
+    const area = photo.code ?? { x: 0, y: 0, width: w, height: h };
+    const [gx, gy] = [area.x + area.width * (0.3 + 0.4 * rnd()), area.y + area.height * (0.3 + 0.4 * rnd())];
+    const radius = photo.glare * Math.min(area.width, area.height);
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
         const d = Math.hypot(x - gx, y - gy) / radius;

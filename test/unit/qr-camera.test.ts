@@ -54,13 +54,25 @@ function screen(offering: Offering, width: number, height: number, rung?: { leve
     chalk: new Chalk({ level: 1 }),
     sandbox: true,
   });
-  return { ansi: new VirtualTerminal(width, height).write(`${lines.join('\n')}\n$ `).ansi(), uri, width };
+  // Where the code is when drawn the given way: from the top left corner (the text beside it).
+  const size = { ...qrSize(uri, options), quietZone: rung?.quietZone ?? 4 };
+  return { ansi: new VirtualTerminal(width, height).write(`${lines.join('\n')}\n$ `).ansi(), uri, width, size };
 }
 
 /** How many of `seeds` photos of the screen read back as the URI. */
-function reads(shot: { ansi: string; uri: string; width: number }, theme: Theme, photo: Omit<Photo, 'seed'>, seeds: readonly number[]): number {
-  const raster = screenRaster(shot.ansi, theme, shot.width, 4);
-  return seeds.filter((seed) => decodeRaster(photograph(raster, { ...photo, seed })) === shot.uri).length;
+function reads(
+  shot: { ansi: string; uri: string; width: number; size: { columns: number; quietZone: number } },
+  theme: Theme,
+  photo: Omit<Photo, 'seed'>,
+  seeds: readonly number[],
+): number {
+  const px = 4;
+  const raster = screenRaster(shot.ansi, theme, shot.width, px);
+  // The symbol (inside its quiet zone), from the top left corner: screenRaster's margin is two cells
+  // across and two half rows down; a module is a cell wide and a half row (px) tall.
+  const side = (shot.size.columns - 2 * shot.size.quietZone) * px;
+  const code = { x: (2 + shot.size.quietZone) * px, y: (2 + shot.size.quietZone) * px, width: side, height: side };
+  return seeds.filter((seed) => decodeRaster(photograph(raster, { ...photo, code, seed })) === shot.uri).length;
 }
 
 describe('the counter screen photographed', () => {
@@ -82,7 +94,7 @@ describe.runIf(process.env.GW_QR_MEASURE !== undefined)('measurement (GW_QR_MEAS
   it('each level and quiet zone, steady and with a reflection, on both themes', () => {
     const seeds = Array.from({ length: Number(process.env.GW_QR_PHOTOS ?? 8) }, (_, i) => i + 1);
     const rows: string[] = [];
-    for (const glare of [0, 0.18]) {
+    for (const glare of (process.env.GW_QR_GLARE ?? '0,0.2').split(',').map(Number)) {
       for (const level of ['L', 'M', 'Q', 'H'] as const) {
         for (const quietZone of [0, 1, 2, 4]) {
           const counts = THEMES.map((theme) => {
