@@ -1,5 +1,16 @@
-// Benchmark of `gw listen`: how many notifications per second it verifies and prints, and whether
-// its memory stays flat. Standalone: `node scripts/bench-listen.mjs` (builds dist/ if missing).
+// Benchmark of `gw listen`: how many notifications per second it verifies and prints against a
+// bare floor, and whether its memory stays flat. Standalone: `node scripts/bench-listen.mjs`
+// (builds dist/ if missing).
+//
+// Against the floor (first table): a bare node:http server (written below, no gw code) that takes
+// the same POSTs, verifies the same HMAC-SHA512 over the raw body with the same keys (payout key
+// for payouts), parses the JSON and writes one line per notification to its stdout (a pipe to this
+// process), answering 200 "ok" in the write's callback, as gw listen answers only once its line is
+// taken. Both run side by side, pinned to the same core; pairs of measured runs in alternating
+// order (floor then gw, gw then floor, …) at 10 and at 100 concurrent senders, each run a warm-up
+// then BENCH_LISTEN_PAIR_COUNT notifications (default 3000); reported: the median of the per-pair
+// ratios gw / floor of throughput and of p99 latency, with their spread (min–max, IQR), over
+// BENCH_LISTEN_PAIRS pairs (default 10), for the human lines and for --json.
 //
 // Starts the built gw (`gw listen`, human output, then --json) on 127.0.0.1 with a merchant and a
 // payout key, pinned to one CPU core when `taskset` exists (the load generator runs on another),
@@ -18,7 +29,7 @@
 // bound per run, default 60).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +41,8 @@ const COUNT = Number(process.env.BENCH_LISTEN_COUNT ?? 20_000);
 const WARMUP = Number(process.env.BENCH_LISTEN_WARMUP ?? 3_000);
 const CONCURRENCY = Number(process.env.BENCH_LISTEN_CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.BENCH_LISTEN_SECONDS ?? 60);
+const PAIRS = Number(process.env.BENCH_LISTEN_PAIRS ?? 10);
+const PAIR_COUNT = Number(process.env.BENCH_LISTEN_PAIR_COUNT ?? 3_000);
 const MERCHANT_KEY = 'Zk3LqP9x-W2mVb7Rt-Hy6NcT1s-bench';
 const PAYOUT_KEY = 'Pq8Xw2Lm-Rt5Yu1Io-Kj7Hg3Fd-bench';
 
@@ -124,6 +137,69 @@ function rssOf(pid) {
   } catch {
     return { rss: NaN, peak: NaN };
   }
+}
+
+/** The floor: bare node:http, the same HMAC-SHA512 check and one line per notification (see the top). */
+const FLOOR = `import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+const [merchant, payout, json] = [process.env.FLOOR_MERCHANT_KEY, process.env.FLOOR_PAYOUT_KEY, process.argv[2] === 'json'];
+const pad = (n) => String(n).padStart(2, '0');
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks);
+    let n;
+    try { n = JSON.parse(body.toString('utf8')); } catch { res.writeHead(400).end('not json'); return; }
+    const key = /payout/i.test(String(n.type)) ? payout : merchant;
+    const given = Buffer.from(String(req.headers.hmac ?? ''), 'hex');
+    const want = createHmac('sha512', key).update(body).digest();
+    if (req.url !== '/hooks' || req.method !== 'POST' || given.length !== want.length || !timingSafeEqual(given, want)) { res.writeHead(403).end('refused'); return; }
+    const d = new Date();
+    const trackId = n.trackId ?? n.track_id;
+    const line = json
+      ? JSON.stringify({ event: 'notification', time: d.toISOString(), httpStatus: 200, verified: true, type: n.type, trackId, status: n.status, amount: String(n.amount), currency: n.currency, orderId: n.orderId ?? n.order_id, body: body.toString('utf8') }) + '\\n'
+      : \`\${pad(d.getHours())}:\${pad(d.getMinutes())}:\${pad(d.getSeconds())}  verified       \${n.type} \${trackId}  \${n.status}  \${n.amount} \${n.currency}  order \${n.orderId ?? n.order_id}\\n\`;
+    process.stdout.write(line, (error) => {
+      if (error) res.writeHead(503).end('not recorded');
+      else res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': 2 }).end('ok');
+    });
+  });
+});
+server.keepAliveTimeout = 5000;
+server.listen(0, '127.0.0.1', () => process.stderr.write('http://127.0.0.1:' + server.address().port + '/hooks\\n'));
+`;
+
+/** Starts the floor (FLOOR above), pinned like the listener; its URL on stderr, its lines on stdout. */
+async function startFloor(json) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gw-bench-floor-'));
+  const file = path.join(dir, 'floor.mjs');
+  writeFileSync(file, FLOOR);
+  const env = { ...process.env, FLOOR_MERCHANT_KEY: MERCHANT_KEY, FLOOR_PAYOUT_KEY: PAYOUT_KEY };
+  const args = [file, ...(json ? ['json'] : [])];
+  const child = taskset
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let lines = 0;
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+  });
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const found = /http:\/\/127\.0\.0\.1:\d+\/hooks/.exec(stderr)?.[0];
+      if (found) {
+        clearInterval(timer);
+        resolve(found);
+      }
+    }, 10);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`the floor exited ${code}: ${stderr}`));
+    });
+  });
+  return { child, url, lines: () => lines, stderr: () => stderr };
 }
 
 async function startListener(json) {
@@ -248,6 +324,71 @@ async function waitFor(check, ms = 10_000) {
 }
 
 const bodies = notifications();
+
+/** The quantile p (0..1) of numbers, linearly interpolated. */
+const quantile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (s.length - 1) * p;
+  const lo = Math.floor(at);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
+};
+
+/** gw listen against the floor, pair by pair (see the top). */
+const versus = [];
+for (const json of [false, true]) {
+  const floor = await startFloor(json);
+  const listener = await startListener(json);
+  try {
+    for (const concurrency of [10, 100]) {
+      const one = async (side) => {
+        const before = side.lines();
+        const run = await load(side.url, bodies, PAIR_COUNT, concurrency, SECONDS);
+        if (run.bad > 0 || run.timedOut)
+          throw new Error(`${side === floor ? 'floor' : 'gw listen'}: ${run.bad} bad answers${run.timedOut ? ', timed out' : ''}`);
+        if (!(await waitFor(() => side.lines() - before >= run.ok))) throw new Error(`${side === floor ? 'floor' : 'gw listen'}: lines missing`);
+        return { perSecond: run.ok / (run.ms / 1000), p99: percentile(run.latencies, 99) };
+      };
+      // Warm-up: each side's code optimised and its connections' buffers grown before measuring.
+      await one(floor);
+      await one(listener);
+      const pairs = [];
+      for (let i = 0; i < PAIRS; i++) {
+        const [first, second] = i % 2 === 0 ? [floor, listener] : [listener, floor];
+        const a = await one(first);
+        const b = await one(second);
+        const [f, g] = first === floor ? [a, b] : [b, a];
+        pairs.push({ throughput: g.perSecond / f.perSecond, p99: g.p99 / f.p99, f, g });
+      }
+      versus.push({ mode: json ? 'gw listen --json' : 'gw listen', concurrency, pairs });
+    }
+  } finally {
+    floor.child.kill();
+    listener.child.kill('SIGINT');
+    await new Promise((r) => listener.child.on('exit', r));
+  }
+}
+const spread = (xs) =>
+  `${quantile(xs, 0.5).toFixed(2)}× (IQR ${quantile(xs, 0.25).toFixed(2)}–${quantile(xs, 0.75).toFixed(2)}, min–max ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
+console.log(
+  `gw listen / bare node:http floor (same HMAC-SHA512 check, one line per notification to a pipe, 200 "ok" once written): median of ${PAIRS} per-pair ratios, alternating order, ${PAIR_COUNT} notifications per run; both ${taskset ? 'pinned to core 0, generator on core 1' : 'not pinned (no taskset)'}`,
+);
+console.log(
+  '| mode | senders | throughput gw / floor | p99 latency gw / floor | gw / floor notifications per second (medians) | gw / floor p99 ms (medians) |',
+);
+console.log('|---|---|---|---|---|---|');
+for (const v of versus) {
+  const med = (side, key) =>
+    quantile(
+      v.pairs.map((p) => p[side][key]),
+      0.5,
+    );
+  console.log(
+    `| ${v.mode} | ${v.concurrency} | ${spread(v.pairs.map((p) => p.throughput))} | ${spread(v.pairs.map((p) => p.p99))} | ${Math.round(med('g', 'perSecond'))} / ${Math.round(med('f', 'perSecond'))} | ${med('g', 'p99').toFixed(1)} / ${med('f', 'p99').toFixed(1)} |`,
+  );
+}
+console.log('');
+if (process.env.BENCH_LISTEN_FLOOR_ONLY === '1') process.exit(0);
+
 const rows = [];
 for (const json of [false, true]) {
   const listener = await startListener(json);

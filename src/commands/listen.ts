@@ -17,7 +17,7 @@ import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
 import { Untrusted } from '../output/untrusted.js';
 import { amountsWords, type Arrival } from '../domain/arrival.js';
-import { notificationArrival } from '../domain/notification-arrival.js';
+import { arrivalOfFields, notificationArrival } from '../domain/notification-arrival.js';
 import type { Amount } from '../notifications/decode.js';
 import type { ListenerLimits, ListenerOptions, Receipt } from '../notifications/listener.js';
 import type { CatchUpSetup } from '../cmdutil/catch-up.js';
@@ -412,6 +412,12 @@ function receivedWords(arrival: Arrival): string | undefined {
   return words;
 }
 
+/** What arrived according to the receipt's body, from the fields the receiver parsed when it has them. */
+function arrivalOf(r: Receipt): ReturnType<typeof notificationArrival> {
+  if (r.fields !== undefined) return arrivalOfFields(r.fields);
+  return r.body === undefined ? undefined : notificationArrival(r.body);
+}
+
 /** One line per request (or one NDJSON object with --json). */
 function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
   if (io.json) {
@@ -419,7 +425,7 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
       const s = r.summary;
       const f = r.forward;
       // What arrived (src/domain/notification-arrival.ts): the same fields as gw status --json.
-      const arrived = s === undefined || r.body === undefined ? undefined : notificationArrival(r.body);
+      const arrived = s === undefined || r.body === undefined ? undefined : arrivalOf(r);
       return `${toJson(
         {
           event: 'notification',
@@ -471,7 +477,7 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
       parts.push(`${Untrusted.of(r.method).line(10)} ${Untrusted.of(r.path).line(60)}`);
     } else {
       parts.push(s.type?.line(20) ?? '(no type)', s.trackId?.line(40) ?? '(no track id)');
-      const arrived = r.body === undefined ? undefined : notificationArrival(r.body);
+      const arrived = r.body === undefined ? undefined : arrivalOf(r);
       const state = arrived?.state ?? s.state;
       parts.push(s.gatewayStatus === null ? 'no status' : `${state === 'paid' ? c.bold(state) : state} (${s.gatewayStatus.line(30)})`);
       const amount = amountText(s.amount, s.currency);

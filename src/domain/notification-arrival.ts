@@ -56,8 +56,14 @@ export function notificationArrival(body: Uint8Array): NotificationArrival | und
   } catch {
     return undefined;
   }
-  if (!isObject(value)) return undefined;
-  const fields = value;
+  return isObject(value) ? arrivalOfFields(value) : undefined;
+}
+
+/**
+ * The same from a body already parsed into lossless-json values (gw listen parses each body once:
+ * src/notifications/decode.ts). The JSON fields are made when first asked for.
+ */
+export function arrivalOfFields(fields: Fields): NotificationArrival {
   const rawTxs = get(fields, 'txs');
   const txs: PaymentTransaction[] | null = Array.isArray(rawTxs)
     ? rawTxs.filter(isObject).map((tx) => ({
@@ -89,5 +95,13 @@ export function notificationArrival(body: Uint8Array): NotificationArrival | und
     expected,
   });
   const status = text(get(fields, 'status'));
-  return { arrival, state: stateOf(status?.raw() ?? null, arrival), json: toArrivalJson(arrival) };
+  let json: OutputObject | undefined;
+  return {
+    arrival,
+    state: stateOf(status?.raw() ?? null, arrival),
+    get json(): OutputObject {
+      json ??= toArrivalJson(arrival);
+      return json;
+    },
+  };
 }

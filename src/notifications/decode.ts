@@ -37,6 +37,8 @@ export type ReadResult =
   | {
       ok: true;
       summary: NotificationSummary;
+      /** The body's fields as parsed (lossless-json values), for what else is read of it (gw listen: what arrived). */
+      fields: Readonly<Record<string, unknown>>;
       /** Keys the body repeats, as paths (`status`, `txs[0].status`); the last value of each was read. Usually empty. */
       repeatedKeys: string[];
     }
@@ -67,7 +69,7 @@ export function readNotification(body: Uint8Array): ReadResult {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) {
     return { ok: false, problem: 'the body is not a JSON object' };
   }
-  return { ok: true, summary: summarise(value as Fields), repeatedKeys };
+  return { ok: true, summary: summarise(value as Fields), fields: value as Fields, repeatedKeys };
 }
 
 /** Nesting past which a body is not taken for JSON (a notification has three levels). */
