@@ -60,26 +60,38 @@ export interface PayoutInput {
   referenceGenerated: boolean;
 }
 
+/**
+ * An amount of money to send, exactly as typed: ASCII digits with at most one point, positive. No
+ * sign, exponent, comma, other digits or white space anywhere (" 12.5" is refused, not guessed at).
+ */
+export function parsePayoutAmount(text: string): Decimal | undefined {
+  if (/\s/.test(text)) return undefined;
+  const amount = Decimal.parseAmount(text);
+  return amount?.isPositive === true ? amount : undefined;
+}
+
 /** Local checks: exact amount within the coin's decimals, a network gw knows for the coin, the address and memo for it. */
 export function checkPayoutInput(input: PayoutInput): PayoutDraft {
-  const amount = Decimal.parseAmount(input.amount.trim());
-  if (amount === undefined || !amount.isPositive) {
-    throw new UsageError(`the amount must be a positive plain decimal such as 12.5 (got ${JSON.stringify(input.amount.slice(0, 40))})`);
+  const amount = parsePayoutAmount(input.amount);
+  if (amount === undefined) {
+    throw new UsageError(`the amount must be a positive plain decimal such as 12.5 (got ${JSON.stringify(input.amount.slice(0, 40))}): nothing was sent`);
   }
   const currency = normalizeSymbol(input.currency);
   let networkId: NetworkId | undefined;
   if (input.network !== undefined) {
     networkId = matchNetwork(input.network, currency);
-    if (networkId === undefined) throw new UsageError(`--network ${JSON.stringify(input.network.slice(0, 40))} is not a network gw knows for ${currency}`);
+    if (networkId === undefined)
+      throw new UsageError(`--network ${JSON.stringify(input.network.slice(0, 40))} is not a network gw knows for ${currency}: nothing was sent`);
   } else {
     const asset = resolveAsset('', currency);
-    if (asset.kind !== 'native') throw new UsageError(`--network is required for ${currency}: name the network to send on (e.g. --network "Tron Network")`);
+    if (asset.kind !== 'native')
+      throw new UsageError(`--network is required for ${currency}: name the network to send on (e.g. --network "Tron Network"); nothing was sent`);
     networkId = asset.network.id;
   }
   const networkName = NETWORKS[networkId].name;
   const decimals = assetDecimals(networkId, currency);
   if (decimals === undefined) {
-    throw new UsageError(`gw does not know ${currency} on ${networkName} (its decimals): nothing can be checked, so nothing is sent`);
+    throw new UsageError(`gw does not know ${currency} on ${networkName} (its decimals): nothing can be checked, so nothing was sent`);
   }
   if (amount.fractionDigits > decimals) {
     throw new UsageError(
@@ -94,7 +106,7 @@ export function checkPayoutInput(input: PayoutInput): PayoutDraft {
       'check the address and the network: a payout to a wrong address is lost',
     );
   if (input.memo !== undefined && !MEMO_NETWORKS.has(networkId)) {
-    throw new UsageError(`${networkName} transfers carry no memo: --memo would be lost`, 'leave --memo out, or check --network');
+    throw new UsageError(`${networkName} transfers carry no memo: --memo would be lost; nothing was sent`, 'leave --memo out, or check --network');
   }
   const draft: PayoutDraft = {
     amount,

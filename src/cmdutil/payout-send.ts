@@ -78,6 +78,15 @@ export interface ConfirmOptions {
 }
 
 /**
+ * Without a terminal to ask on, and without --yes or --dry-run: refused at once (exit 64), before
+ * anything is read or sent, so nothing says the payout "will be sent".
+ */
+export function requireConfirmable(io: IOStreams, options: Pick<ConfirmOptions, 'yes' | 'dryRun' | 'noun'>): void {
+  if (options.yes || options.dryRun || io.canPrompt()) return;
+  throw new UsageError(`a ${options.noun} needs confirmation: run it on a terminal, or pass --yes; nothing was sent`);
+}
+
+/**
  * Shows what will be sent and asks. True: send. A dry run shows it and returns false. Without a
  * terminal and without --yes: a usage error (exit 64), nothing sent. Any answer but y or yes:
  * exit 1, nothing sent.

@@ -13,7 +13,7 @@ import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { describeWithReference, generatePayoutReference, mathRandom, parseReference } from '../cmdutil/payout-reference.js';
 import { checkPayoutInput } from '../cmdutil/payout-checks.js';
-import { executePayout, OneShotSender } from '../cmdutil/payout-send.js';
+import { executePayout, OneShotSender, requireConfirmable } from '../cmdutil/payout-send.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { payoutJson, printPayout } from '../cmdutil/payout-view.js';
 import { isFinalPayout, type PayoutState } from '../domain/payout-status.js';
@@ -156,6 +156,7 @@ export async function payoutRun(opts: PayoutOptions): Promise<void> {
     reference,
     referenceGenerated: flags.reference === undefined,
   });
+  requireConfirmable(opts.io, { yes: flags.yes === true, dryRun: flags.dryRun === true, noun: 'payout' });
   const retry = [
     'gw payout',
     draft.amount.toString(),

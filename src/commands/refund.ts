@@ -12,8 +12,8 @@ import { parseHttpUrl, parseSymbol, parseText, parseTrackId } from '../cmdutil/a
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { describeWithReference, generateRefundReference, mathRandom, parseReference, refundPrefix } from '../cmdutil/payout-reference.js';
-import { checkPayoutInput } from '../cmdutil/payout-checks.js';
-import { executePayout, OneShotSender } from '../cmdutil/payout-send.js';
+import { checkPayoutInput, parsePayoutAmount } from '../cmdutil/payout-checks.js';
+import { executePayout, OneShotSender, requireConfirmable } from '../cmdutil/payout-send.js';
 import { refundedByCoin, refundsOf, refundsSince } from '../cmdutil/refunds.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
@@ -97,10 +97,12 @@ function chooseGroup(groups: Arrived[], flags: RefundFlags, trackId: string): Ar
   const listed = groups.map((g) => `${g.coin} on ${g.network || 'an unnamed network'}`).join(', ');
   if (candidates.length === 0)
     throw new UsageError(
-      `nothing arrived for payment ${trackId} in ${flags.coin ?? ''}${flags.network === undefined ? '' : ` on ${flags.network}`}: it arrived in ${listed}`,
+      `nothing arrived for payment ${trackId} in ${flags.coin ?? ''}${flags.network === undefined ? '' : ` on ${flags.network}`}: it arrived in ${listed}; nothing was sent`,
     );
   if (candidates.length > 1) {
-    throw new UsageError(`payment ${trackId} was paid in more than one coin or network (${listed}): refund one per refund, chosen with --coin (and --network)`);
+    throw new UsageError(
+      `payment ${trackId} was paid in more than one coin or network (${listed}): refund one per refund, chosen with --coin (and --network); nothing was sent`,
+    );
   }
   return candidates[0] as Arrived;
 }
@@ -131,9 +133,8 @@ export function newCmdRefund(f: Factory, runF: (opts: RefundOptions) => Promise<
           flags.reference = given.startsWith(refundPrefix(id)) ? given : parseReference(`${refundPrefix(id)}${given}`);
         }
         if (flags.amount !== undefined) {
-          const amount = Decimal.parseAmount(flags.amount.trim());
-          if (amount === undefined || !amount.isPositive)
-            throw new UsageError(`--amount must be a positive plain decimal (got ${JSON.stringify(flags.amount.slice(0, 40))})`);
+          if (parsePayoutAmount(flags.amount) === undefined)
+            throw new UsageError(`--amount must be a positive plain decimal such as 12.5 (got ${JSON.stringify(flags.amount.slice(0, 40))}): nothing was sent`);
         }
         return runF({
           io: f.io,
@@ -170,6 +171,7 @@ function showArrived(io: IOStreams, trackId: string, groups: Arrived[], refunds:
 
 export async function refundRun(opts: RefundOptions): Promise<void> {
   const { io, flags, trackId } = opts;
+  requireConfirmable(io, { yes: flags.yes === true, dryRun: flags.dryRun === true, noun: 'refund' });
   const gateway = await opts.gateway();
   const info = await gateway.perform(V1_PAYMENT_INFO, { trackId });
   const groups = arrivedGroups(info);
@@ -195,7 +197,7 @@ export async function refundRun(opts: RefundOptions): Promise<void> {
       `nothing is left to refund for payment ${trackId} in ${group.coin}: ${group.confirmed} arrived confirmed, ${refunded} refunded or being refunded${pending}; nothing was sent`,
     );
   }
-  const amount = flags.amount === undefined ? available : (Decimal.parseAmount(flags.amount.trim()) as Decimal);
+  const amount = flags.amount === undefined ? available : (parsePayoutAmount(flags.amount) as Decimal);
   if (amount.compare(available) > 0) {
     throw new GwError(
       ExitCode.DATA,

@@ -238,10 +238,21 @@ describe('payouts against a strict recording gateway', () => {
     ['a memo on a network without memos', payout('--memo', '123', '--yes')],
     ['an unknown network', ['payout', '1', 'USDT', TRON_ADDRESS, '--network', 'Arbitrum Nova', '--yes']],
     ['a negative amount', ['payout', '-1', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
+    ['a zero amount', ['payout', '0.00', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
+    ['an exponent amount', ['payout', '1e-3', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
+    ['an amount with a space before it', ['payout', ' 12.5', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
+    ['an amount with a space after it', ['payout', '12.5 ', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
+    ['an amount in other digits', ['payout', '١٢', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
+    ['no terminal and no --yes (payout)', payout()],
+    ['a refund --amount with a space', ['refund', PAYMENT_ID, '--to', TRON_ADDRESS, '--amount', '5 ', '--yes']],
+    ['no terminal and no --yes (refund)', ['refund', PAYMENT_ID, '--to', TRON_ADDRESS]],
   ])('bad input, %s: exit 64 and no request at all', async (_name, args) => {
     const r = await run(args);
     expect(r.exitCode, r.stderr).toBe(64);
     expect(server.requests).toHaveLength(0);
+    // Commander reads -1 as an option (unknown option '-1'): refused all the same.
+    if (args[1] !== '-1') expect(r.stderr).toContain('nothing was sent');
+    expect(r.stdout).not.toContain('will be sent');
   });
 
   it('without a general key the balance is "not checked", said in the confirmation, and the payout is still sent once', async () => {
