@@ -20,6 +20,7 @@ import { renderDetails, renderTable, type DetailRow } from '../output/table.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
 import { Untrusted } from '../output/untrusted.js';
 import { maskUrlText } from '../output/url-credentials.js';
+import { cellWidth, wrapText } from '../output/wrap.js';
 import type { PaymentUri } from '../payment-uri/uri.js';
 import { terminalQr } from '../views/terminal-qr.js';
 
@@ -253,14 +254,15 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
       currency: opts.currency ?? null,
       uri: uri.qr ? uri.uri : null,
     });
-    if (wantQr) io.err(await terminalQr(io, uri.uri, 'widen it'));
+    if (wantQr) io.err(await terminalQr(io, uri.uri, 'enlarge the terminal'));
     return;
   }
   io.sandboxBanner();
   const { chalk } = io;
   const shownNetwork = address.network?.toString() || Untrusted.of(opts.request.network).toString();
+  const addressRow: DetailRow = { label: 'Address', value: chalk.bold(address.address.toString()) };
   const rows: DetailRow[] = [
-    { label: 'Address', value: chalk.bold(address.address.toString()) },
+    ...(wantQr ? [] : [addressRow]),
     { label: 'Network', value: uri.networkId !== undefined && uri.networkName !== shownNetwork ? `${uri.networkName} (${shownNetwork})` : shownNetwork },
   ];
   if (uri.memo !== undefined)
@@ -276,12 +278,19 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
   if (address.callbackUrl && !address.callbackUrl.isBlank) rows.push({ label: 'Callback', value: maskUrlText(address.callbackUrl.toString()) });
   if (uri.qr) rows.push({ label: 'URI', value: uri.uri });
   let text = renderDetails(rows);
-  if (wantQr) text += `\n${await terminalQr(io, uri.uri, 'widen it')}`;
   if (!uri.qr)
     text += `\n${chalk.bold.yellow(`No QR code: ${uri.qrRefusal ?? 'the memo cannot go in one'}.`)} The payer must send to the address above with the memo ${chalk.bold(Untrusted.of(uri.memo ?? '').toString())}.\n`;
-  text += `It takes any amount, any number of times: its payments are listed by gw payments --address ${address.address}\n`;
-  if (io.sandbox) text += `${chalk.yellow('SANDBOX address: made up, nobody watches it; never send funds to it.')}\n`;
-  io.out(text);
+  const listed = `It takes any amount, any number of times: its payments are listed by gw payments --address ${address.address}\n`;
+  text += io.stdoutIsTTY ? wrapText(listed, io.width()) : listed;
+  const warning = io.sandbox ? `${chalk.yellow('SANDBOX address: made up, nobody watches it; never send funds to it.')}\n` : '';
+  // On a terminal the address goes under its QR, so that both stay on a small screen (the QR is
+  // sized for the lines below it: the address, the sandbox warning, the prompt).
+  if (wantQr) {
+    const below = renderDetails([addressRow]);
+    const lines = Math.ceil(cellWidth(below.trimEnd()) / Math.max(1, io.width())) + (warning === '' ? 0 : 1) + 1;
+    text += `\n${await terminalQr(io, uri.uri, 'enlarge the terminal', lines)}${below}`;
+  }
+  io.out(text + warning);
 }
 
 // --- gw address list ------------------------------------------------------------------------------

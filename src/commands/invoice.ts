@@ -28,6 +28,7 @@ import { CREATE_INVOICE, type Invoice, type InvoiceRequest } from '../operations
 import { DEFAULT_SETTLE_SECONDS } from '../sandbox/options.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { parseTimestamp } from '../output/time.js';
+import { wrapText } from '../output/wrap.js';
 import type { Clock } from '../util/clock.js';
 import { invoiceJson, printInvoice } from '../views/invoice-view.js';
 import { statusText } from '../views/status-view.js';
@@ -182,10 +183,17 @@ export function buildInvoiceRequest(amountText: string, currencyText: string, fl
   return request;
 }
 
-/** The link as a URL a browser opens (http or https), or undefined. */
-function linkOf(invoice: Invoice): string | undefined {
+/** The longest link gw shows (a QR code still holds it). */
+const MAX_LINK = 2048;
+
+/**
+ * The link as a URL a browser opens (http or https), or undefined. Only visible ASCII: a control
+ * character, a space or anything the URL parser would rewrite would show one link and encode
+ * another in the QR.
+ */
+export function linkOf(invoice: Invoice): string | undefined {
   const text = invoice.paymentUrl?.raw().trim();
-  if (text === undefined || text === '') return undefined;
+  if (text === undefined || text === '' || text.length > MAX_LINK || !/^[\x21-\x7e]+$/.test(text)) return undefined;
   try {
     const url = new URL(text);
     return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
@@ -228,18 +236,28 @@ export async function invoiceRun(opts: InvoiceOptions): Promise<void> {
       }),
     );
   }
-  await printInvoice(invoice, request, url, view, !opts.wait);
-  // The embedded sandbox serves the page while this process runs: say how to try the payer's side.
-  if (io.sandbox && opts.wait)
-    io.notice(
-      `Sandbox: open the link within ${DEFAULT_SETTLE_SECONDS} s to choose a coin and pay on its page (in full, in part, or late); left alone, it is paid on its own`,
-    );
-  if (!opts.wait) {
-    await deliver(io, invoice, created);
-    io.notice(`Follow it until it is paid: ${resumeCommand(trackId, io.sandbox)}`);
-    if (io.sandbox) io.notice('Sandbox: its page is served only while gw runs: add --wait to open it in a browser (or run gw sandbox)');
-    return;
-  }
+  // The notices below the link: its QR is sized to stay on the screen with them (terminal-qr.ts).
+  const notices = opts.wait
+    ? io.sandbox
+      ? [
+          `Sandbox: open the link within ${DEFAULT_SETTLE_SECONDS} s to choose a coin and pay on its page (in full, in part, or late); left alone, it is paid on its own`,
+        ]
+      : []
+    : [
+        `Follow it until it is paid: ${resumeCommand(trackId, io.sandbox)}`,
+        ...(io.sandbox
+          ? ['Sandbox: its page is served only while this command runs; add --wait to open it in a browser, or start the sandbox server with gw sandbox']
+          : []),
+      ];
+  // With --wait, a line for the first state it reaches too.
+  const after = notices.reduce((sum, n) => sum + wrapText(n, io.width()).split('\n').length, 0) + (opts.wait ? 1 : 0);
+  await printInvoice(invoice, request, url, view, !opts.wait, after);
+  // With --json the document comes at the end of a wait: the link the payer needs is told now.
+  if (io.json && opts.wait) io.note(`payment link ${url} (track id ${trackId}): waiting until it is paid`);
+  if (!opts.wait) await deliver(io, invoice, created);
+  // The embedded sandbox serves the page while this process runs: they say how to try the payer's side.
+  for (const notice of notices) io.notice(notice);
+  if (!opts.wait) return;
   await deliver(io, invoice, created);
   opts.releaseDeadline();
   const expiry = parseTimestamp(invoice.expiredAt)?.getTime();

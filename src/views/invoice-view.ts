@@ -7,6 +7,7 @@ import type { IOStreams } from '../output/iostreams.js';
 import { maskUrlText } from '../output/url-credentials.js';
 import { renderDetails, type DetailRow } from '../output/table.js';
 import { expiryWords } from '../output/time.js';
+import { cellWidth } from '../output/wrap.js';
 import { terminalQr } from './terminal-qr.js';
 
 export interface InvoiceView {
@@ -32,10 +33,14 @@ export function invoiceJson(invoice: Invoice, request: InvoiceRequest): Record<s
   };
 }
 
-function rows(invoice: Invoice, request: InvoiceRequest, view: InvoiceView): DetailRow[] {
+/** The link's row: the checked link itself (what the QR holds), or that there is none to open. */
+function linkRow(url: string | undefined, view: InvoiceView): DetailRow {
   const { chalk } = view.io;
-  const out: DetailRow[] = [{ label: 'Payment link', value: chalk.bold(String(invoice.paymentUrl ?? '')) }];
-  out.push({ label: 'Amount', value: `${request.amount} ${request.currency ?? 'USD'}` });
+  return { label: 'Payment link', value: url === undefined ? chalk.red('none a browser can open (see below)') : chalk.bold(url) };
+}
+
+function rows(request: InvoiceRequest, invoice: Invoice, view: InvoiceView): DetailRow[] {
+  const out: DetailRow[] = [{ label: 'Amount', value: `${request.amount} ${request.currency ?? 'USD'}` }];
   const expires = expiryWords(invoice.expiredAt, view.now);
   if (expires !== undefined) out.push({ label: 'Expires', value: expires });
   out.push({ label: 'Track ID', value: invoice.trackId.toString() });
@@ -50,17 +55,33 @@ function rows(invoice: Invoice, request: InvoiceRequest, view: InvoiceView): Det
  * Shows the created invoice: with --json one document on stdout (unless `json` is false: a wait
  * prints it at its end), the QR on stderr only with --qr; otherwise the details and, on a terminal
  * (or with --qr), the QR of the link. `url` is the link checked to be http(s); without one no QR.
+ * `after`: lines the caller prints below it (notices), so that the QR and the link under it stay on
+ * the screen.
  */
-export async function printInvoice(invoice: Invoice, request: InvoiceRequest, url: string | undefined, view: InvoiceView, json = true): Promise<void> {
+export async function printInvoice(
+  invoice: Invoice,
+  request: InvoiceRequest,
+  url: string | undefined,
+  view: InvoiceView,
+  json = true,
+  after = 0,
+): Promise<void> {
   const { io } = view;
   const wantQr = url !== undefined && (view.qr === 'always' || (view.qr === 'auto' && io.drawQrByDefault()));
   if (io.json) {
     if (json) io.printJson(invoiceJson(invoice, request));
-    if (wantQr) io.err(await terminalQr(io, url, 'widen it, or open the link itself'));
+    if (wantQr) io.err(await terminalQr(io, url, 'enlarge the terminal, or open the link itself', after));
     return;
   }
   io.sandboxBanner();
-  let text = `${io.chalk.bold('Payment link created:')} send it to the payer; they choose the coin on its page.\n${renderDetails(rows(invoice, request, view))}`;
-  if (wantQr) text += `\n${await terminalQr(io, url, 'widen it, or open the link itself')}`;
-  io.out(text);
+  const header = `${io.chalk.bold('Payment link created:')} send it to the payer; they choose the coin on its page.\n`;
+  if (!wantQr) {
+    io.out(`${header}${renderDetails([linkRow(url, view), ...rows(request, invoice, view)])}`);
+    return;
+  }
+  // The link goes under its QR, so that both stay on a small screen (the details scroll away first).
+  const link = renderDetails([linkRow(url, view)]);
+  const linkLines = Math.max(1, Math.ceil(cellWidth(link.trimEnd()) / Math.max(1, io.width())));
+  const qr = await terminalQr(io, url, 'enlarge the terminal, or open the link itself', after + linkLines + 1);
+  io.out(`${header}${renderDetails(rows(request, invoice, view))}\n${qr}${link}`);
 }

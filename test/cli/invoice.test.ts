@@ -140,10 +140,17 @@ describe('what gw invoice sends (a strict recording server)', () => {
 describe('gw invoice --sandbox: followed to the end as pay --wait is', () => {
   it('nobody at the page: the link settles paid in the default coin; exit 0, one JSON document with the invoice and its end', async () => {
     const r = await gw(['invoice', '25', 'USDT', '--sandbox', '--wait', '--json', '--order-id', 'inv-1'], {});
-    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    expect(r.exitCode, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(doc).toMatchObject({ orderId: 'inv-1', amount: '25', currency: 'USDT', status: 'paid', sandbox: true });
     expect(String(doc.paymentUrl)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/pay\/\d{9}$/);
+    // The document comes at the end: the link the payer needs was told on stderr, as one JSON notice, while waiting.
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ notice: { message: `payment link ${doc.paymentUrl} (track id ${doc.trackId}): waiting until it is paid` } }]);
     expect(doc.received).toEqual({ USDT: '25' });
   });
 

@@ -11,7 +11,8 @@ import { parseLossless } from '../../src/util/json.js';
 import type { JsonObject } from '../../src/operations/read.js';
 import { FakeGateway } from '../support/fake-gateway.js';
 import { ScriptedPrompter } from '../support/prompter.js';
-import { decodeTerminalQr } from '../support/qr-decode.js';
+import { decodeScreen, decodeTerminalQr } from '../support/qr-decode.js';
+import { VirtualTerminal } from '../support/terminal.js';
 
 const BTC = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const TRON = 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe';
@@ -72,6 +73,24 @@ describe('gw address new', () => {
     const decoded = decodeTerminalQr(out, 'dark');
     expect(decoded).toMatch(/^ton:\/\/transfer\/.+\?text=40917$/);
     expect(decoded).not.toMatch(/amount=/);
+  });
+
+  it('on an 80x24 terminal the QR, the address under it and what follows stay on the screen: it scans there', async () => {
+    const gateway = new FakeGateway({ performed: { 'creating a static address': addressOf({ network: 'TON Network', address: TON, memo: '40917' }) } });
+    const t = IOStreams.test({ stdoutTTY: true, width: 80, height: 24, color: true });
+    await addressNewRun({ io: t.io, gateway: async () => gateway, request: { network: 'TON' }, qr: 'auto' });
+    const screen = new VirtualTerminal(80, 24).write(`${t.stderr()}${t.stdout()}$ `);
+    for (const theme of ['dark', 'light'] as const) expect(decodeScreen(screen.ansi(), theme)).toMatch(/^ton:\/\/transfer\/.+\?text=40917$/);
+    expect(screen.text()).toMatch(new RegExp(`^Address +${TON}$`, 'm'));
+  });
+
+  it('a QR taller than the screen (two columns per module without UTF-8) is not drawn: one warning', async () => {
+    const gateway = new FakeGateway({ performed: { 'creating a static address': addressOf({ network: 'TON Network', address: TON, memo: '40917' }) } });
+    const t = IOStreams.test({ stdoutTTY: true, width: 100, height: 30, color: true, env: { LC_ALL: 'C' } });
+    await addressNewRun({ io: t.io, gateway: async () => gateway, request: { network: 'TON' }, qr: 'auto' });
+    expect(t.stdout()).not.toContain('##');
+    expect(t.stderr()).toMatch(/the QR code needs \d+ lines and the terminal has 30: LC_ALL=C is not a UTF-8 locale/);
+    expect(t.stdout().replace(/\u001b\[[0-9;]*m/g, '')).toMatch(new RegExp(`^Address +${TON}$`, 'm'));
   });
 
   it('a memo the URI cannot carry: no QR and no URI, the memo said in words (as gw pay does); --json "uri": null', async () => {

@@ -15,6 +15,8 @@ import { PLAIN } from '../../src/output/palette.js';
 import { FakeGateway, type FakeAnswers } from '../support/fake-gateway.js';
 import { gwFailure } from '../support/rejection.js';
 import { T_DATE, v1InfoOf, v1Tx } from '../support/v1-payment-info.js';
+import { decodeScreen, decodeTerminalQr } from '../support/qr-decode.js';
+import { VirtualTerminal } from '../support/terminal.js';
 
 const T0 = T_DATE * 1000;
 const LINK = 'https://pay.example/13355581/184729305';
@@ -107,6 +109,37 @@ describe('gw invoice', () => {
     const failure = await gwFailure(invoiceRun(opts));
     expect(failure.exitCode).toBe(ExitCode.UNDERPAID);
     expect(failure.message).toMatch(/payment 184729305 is UNDERPAID: 20 USDT received/);
+  });
+
+  it('on an 80x24 terminal the QR, the link under it and the notices after it stay on the screen: it scans there', async () => {
+    const { t, opts } = setup({}, { stdoutTTY: true, width: 80, height: 24, color: true }, { qr: 'auto' });
+    await invoiceRun(opts);
+    const screen = new VirtualTerminal(80, 24).write(`${t.stdout()}${t.stderr()}$ `);
+    for (const theme of ['dark', 'light'] as const) expect(decodeScreen(screen.ansi(), theme)).toBe(LINK);
+    expect(screen.text()).toMatch(new RegExp(`^Payment link +${LINK}$`, 'm'));
+    expect(screen.text()).toMatch(/^Follow it until it is paid: gw status 184729305 --wait$/m);
+  });
+
+  it.each([
+    ['escape sequences inside it', `https://pay.example/1/\u001b]52;c;aGk=\u0007\u001b[2J${'A'.repeat(40)}`],
+    ['a space inside it', 'https://pay.example/1/a b'],
+    ['not http(s)', 'javascript:alert(1)'],
+  ])('a link with %s is no link: exit 76, never shown or drawn as one, nothing that drives the terminal', async (_what, url) => {
+    const answer = decodeInvoiceAnswer(
+      CREATE_INVOICE.endpoints.v1,
+      parseLossless(JSON.stringify({ data: { track_id: '184729305', payment_url: url, expired_at: T_DATE + 3600, date: T_DATE }, status: 200 })) as JsonObject,
+      'the test',
+    );
+    const { t, opts } = setup({ performed: { 'invoice creation': answer } }, { stdoutTTY: true, width: 120, height: 40, color: true }, { qr: 'auto' });
+    const error = await gwFailure(invoiceRun(opts));
+    expect(error.exitCode).toBe(ExitCode.PROTOCOL);
+    expect(error.message).toMatch(/invoice 184729305 was created, but the gateway gave no link a browser can open/);
+    const out = t.stdout();
+    expect(out.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/^Payment link +none a browser can open/m);
+    expect(out).not.toContain('pay.example');
+    expect(out).not.toContain('javascript:');
+    expect(out).not.toMatch(/\u001b\]|\u0007|\u001b\[2J/);
+    expect(decodeTerminalQr(out, 'light')).toBeNull();
   });
 
   it('an invoice before a coin is chosen: decoded without a coin or address, shown without inventing them', () => {
