@@ -389,7 +389,7 @@ class Till {
     };
     // A digit typed during the hold starts the next customer's amount.
     const amount = await this.#hold();
-    const state = this.#ledger.sales.find((s) => s.orderId === sale.orderId)?.state ?? 'open';
+    const state = sale.state;
     const last = `Last sale: ${trackId}, ${request(sale)}, ${state}.`;
     if (receipt !== undefined) return { amount, message: { text: `${last} ${receipt}`, tone: sale.receiptProblem === undefined ? 'info' : 'error' } };
     return { amount, message: isOpen(sale) ? { text: `${last} Follow it:`, tone: 'info', command: follow } : { text: last, tone: 'info' } };

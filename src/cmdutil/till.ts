@@ -202,10 +202,13 @@ export class TillLedger {
     return this.#sales;
   }
 
-  /** A new sale, or the same order's sale again (a retried creation): never two rows for one order. */
+  /**
+   * A new sale; or, for a sale whose creation was not confirmed (a retry under its order id), that
+   * same row again: one sale is never two rows. An order id typed again for another sale is another row.
+   */
   ring(sale: Sale): Sale {
-    const existing = this.#sales.find((s) => s.orderId === sale.orderId);
-    if (existing !== undefined) {
+    const existing = this.#latest(sale.orderId);
+    if (existing !== undefined && existing.state === 'not-confirmed' && existing.trackId === undefined) {
       Object.assign(existing, { ...sale, at: existing.at });
       return existing;
     }
@@ -213,9 +216,15 @@ export class TillLedger {
     return sale;
   }
 
+  /** Updates the latest sale of this order id. */
   update(orderId: string, patch: Partial<Omit<Sale, 'orderId'>>): void {
-    const sale = this.#sales.find((s) => s.orderId === orderId);
+    const sale = this.#latest(orderId);
     if (sale !== undefined) Object.assign(sale, patch);
+  }
+
+  #latest(orderId: string): Sale | undefined {
+    for (let i = this.#sales.length - 1; i >= 0; i--) if (this.#sales[i]?.orderId === orderId) return this.#sales[i];
+    return undefined;
   }
 
   /** The last `n` sales, newest first. */

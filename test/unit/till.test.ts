@@ -138,6 +138,19 @@ describe('summarize', () => {
     expect(s.open.map((o) => o.command)).toEqual(['gw status 100000004 --wait --sandbox', 'gw payments --order-id e --sandbox']);
   });
 
+  it('an order id typed again for another sale is another sale; updates go to the latest', () => {
+    const ledger = new TillLedger();
+    ledger.ring(sale('table-7', '5', 'EUR', { trackId: '100000001', state: 'paid' }));
+    ledger.ring(sale('table-7', '8', 'EUR', { trackId: '100000002', state: 'new' }));
+    ledger.update('table-7', { state: 'underpaid' });
+    const s = summarize(ledger, false);
+    expect(s.count).toBe(2);
+    expect(s.byState.map((r) => [r.state, r.count, [...r.asked].map(([c, t]) => `${t} ${c}`)])).toEqual([
+      ['paid', 1, ['5 EUR']],
+      ['underpaid', 1, ['8 EUR']],
+    ]);
+  });
+
   it('a sale created again under its order id (after a look-up found nothing) is one sale', () => {
     const ledger = new TillLedger();
     ledger.ring(sale('x', '5', 'EUR', { state: 'not-confirmed' }));
