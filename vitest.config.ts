@@ -20,7 +20,7 @@ export default defineConfig({
   define: { __GW_VERSION__: JSON.stringify(version) },
   test: {
     // chalk, for the in-process tests that give a run function a colour terminal (see the file).
-    setupFiles: ['test/support/colour.ts'],
+    setupFiles: ['test/support/colour.ts', 'test/support/decimal-equality.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

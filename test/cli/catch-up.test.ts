@@ -28,9 +28,12 @@ afterAll(async () => {
 
 function background(argv: string[]): { stop(): Promise<CliResult> } {
   const interrupt = new AbortController();
-  const done = gw(argv, { env, interrupt: interrupt.signal });
+  let stderr = (): string => '';
+  const done = gw(argv, { env, interrupt: interrupt.signal, live: (sofar) => (stderr = sofar.stderr) });
   return {
+    // Stopped once its catch-up has said how it went (on a loaded machine that can come after the port opens).
     stop: async () => {
+      await expect.poll(() => stderr().includes('catch-up:'), { timeout: 15_000 }).toBe(true);
       interrupt.abort(Object.assign(new Error('interrupted'), { exitCode: 130 }));
       return done;
     },

@@ -28,6 +28,8 @@ export interface CliOptions extends Omit<TestIOOptions, 'env'> {
   clock?: Clock;
   /** Aborts the run as Ctrl-C would. */
   interrupt?: AbortSignal;
+  /** Handed what the run has written so far, before it starts (for a test that waits on a line of a running command). */
+  live?: (sofar: { stdout(): string; stderr(): string }) => void;
 }
 
 export function emptyDir(prefix = 'gw-cli-'): string {
@@ -38,7 +40,7 @@ export async function runGw(argv: readonly string[], options: CliOptions = {}): 
   const cwd = options.cwd ?? emptyDir();
   const home = options.home ?? options.env?.HOME ?? cwd;
   const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), ...options.env };
-  const { env: _ignored, cwd: _cwd, home: _home, clock, interrupt, ...io } = options;
+  const { env: _ignored, cwd: _cwd, home: _home, clock, interrupt, live, ...io } = options;
   const t = IOStreams.test({ ...io, env });
   const f = createFactory({
     io: t.io,
@@ -50,6 +52,7 @@ export async function runGw(argv: readonly string[], options: CliOptions = {}): 
     // answer with real timestamps, but never sleeping. Deadlines stay real (they are timers).
     clock: clock ?? new ManualClock(Date.now()),
   });
+  live?.({ stdout: () => t.stdout(), stderr: () => t.stderr() });
   const started = Date.now();
   const exitCode = await runCli(argv, f);
   return { exitCode, stdout: t.stdout(), stderr: t.stderr(), ms: Date.now() - started };
