@@ -107,9 +107,18 @@ export async function confirmPayout(io: IOStreams, plan: PayoutPlan, options: Co
     throw new UsageError(`a ${options.noun} needs confirmation: run it on a terminal, or pass --yes; nothing was sent`);
   }
   options.releaseDeadline?.();
-  const answer = await (await io.prompter()).input({ message: `Send this ${options.noun}? Type y or yes to send, anything else cancels:` });
+  let answer: string;
+  try {
+    answer = await (await io.prompter()).input({ message: `Send this ${options.noun}? Type y or yes to send, anything else cancels:` });
+  } catch (error) {
+    // Ctrl-C at the question: still 130, but the line says what became of the payout.
+    if (error instanceof GwError && error.exitCode === ExitCode.INTERRUPTED) {
+      throw new PayoutError(ExitCode.INTERRUPTED, `interrupted at the confirmation: the ${options.noun} was not sent`, {}, 'none', plan.reference);
+    }
+    throw error;
+  }
   if (/^(y|yes)$/i.test(answer.trim())) return true;
-  throw new GwError(ExitCode.REFUSED, `not confirmed: nothing was sent`);
+  throw new PayoutError(ExitCode.REFUSED, `not confirmed: nothing was sent`, {}, 'none', plan.reference);
 }
 
 // ---------------------------------------------------------------------------------------------

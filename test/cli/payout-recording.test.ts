@@ -209,6 +209,21 @@ describe('payouts against a strict recording gateway', () => {
     expect(prompter.done).toBe(true);
   });
 
+  it.each([
+    ['n', 1, 'not confirmed: nothing was sent'],
+    ['', 1, 'not confirmed: nothing was sent'],
+    [undefined, 130, 'interrupted at the confirmation: the payout was not sent'],
+  ])('declined at the prompt (%j; undefined: Ctrl-C) with --json: its exit code, one line, "payout": "none", no POST', async (answer, exit, line) => {
+    const prompter = new ScriptedPrompter([answer === undefined ? { ask: /Send this payout\?/, interrupt: true } : { ask: /Send this payout\?/, answer }]);
+    const r = await gw(payout('--json'), { env: env(), prompter });
+    expect(r.exitCode, r.stderr).toBe(exit);
+    expect(r.stdout).toBe('');
+    const error = (JSON.parse(r.stderr.trim().split('\n').pop() ?? '') as { error: Record<string, unknown> }).error;
+    expect(error).toMatchObject({ message: line, exitCode: exit, payout: 'none' });
+    expect(String(error.reference)).toMatch(/^gw-po-/);
+    expect(posts()).toHaveLength(0);
+  });
+
   it('the confirmation shows exactly what will be sent: amount, coin, network, the full address, memo, the published fee, the reference', async () => {
     const r = await run(payout('--yes', '--description', 'supplier 7'));
     expect(r.exitCode, r.stderr).toBe(0);
