@@ -106,6 +106,8 @@ export function promptScreen(input: PromptScreenInput): string[] {
     lines.push('');
   }
   lines.push(chalk.dim(`Today: ${input.sales} sale${input.sales === 1 ? '' : 's'}${input.open > 0 ? `, ${input.open} still open` : ''}`));
+  // The sandbox's outcomes follow the order id's ending (docs/sandbox.md).
+  if (input.sandbox) lines.push(chalk.dim('Sandbox outcomes: order id (o) ending -underpay -partial -expire -late -fail'));
   lines.push(...keyLines(PROMPT_KEYS, input));
   return fitScreen(lines, input);
 }
