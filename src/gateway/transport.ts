@@ -258,7 +258,13 @@ export class Transport {
       connect: (_options, callback) => this.connect(callback),
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
-      keepAliveTimeout: 1000,
+      // An idle connection is kept for the next request (gw status --wait polls every 1 to 5 s): as
+      // long as the server's Keep-Alive hint says, less a second for the request on its way (Node's
+      // servers say 5 s), up to a minute; 10 s when it gives none (nginx, CDNs: they keep idle
+      // connections longer). A read-only request retries a connection the server closed meanwhile.
+      keepAliveTimeout: 10_000,
+      keepAliveTimeoutThreshold: 1000,
+      keepAliveMaxTimeout: 60_000,
       // Node's default, given here because the bundle's undici does not load node:http to read it.
       maxHeaderSize: 16 * 1024,
     });
