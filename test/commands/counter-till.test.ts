@@ -64,6 +64,8 @@ async function run(
     gateway?: GatewayClient;
     env?: Record<string, string>;
     flags?: CounterOptions['flags'];
+    /** The API spoken (to the sandbox, which serves both). */
+    api?: 'legacy' | 'v1';
     /** The process's interrupt (Ctrl-C from outside the terminal, SIGTERM). */
     interrupt?: AbortSignal;
     /** Resizes the terminal: called with a function that does it and tells the till. */
@@ -74,7 +76,7 @@ async function run(
   const t = IOStreams.test({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, width: 80, height: 24, color: false, env: { HOME: home } });
   const clock = new ManualClock(T0);
   const f = createFactory({ io: t.io, env: { HOME: home }, cwd: home, home, interrupt: options.interrupt ?? new AbortController().signal, clock });
-  f.applyGlobals({ sandbox: options.gateway === undefined });
+  f.applyGlobals({ sandbox: options.gateway === undefined, ...(options.api !== undefined && { api: options.api }) });
   const keys = new ScriptedKeys(steps);
   const resized: Array<() => void> = [];
   options.onIo?.(t.io, () => {
@@ -116,40 +118,43 @@ const ESC = '\u001b';
 const CTRL_C = '\u0003';
 
 describe('gw counter: a morning at the till (sandbox)', () => {
-  it('four customers — paid, underpaid (-partial), expired, one not waited for — then q: exit 0 and the summary in exact numbers', async () => {
-    const r = await run(
-      [
-        ['prompt', `25${ENTER}`],
-        ['final', ENTER],
-        ['prompt', `10${ENTER}`],
-        ['final', ENTER],
-        ['prompt', `5${ENTER}`],
-        ['final', ENTER],
-        ['prompt', `7,5${ENTER}`],
-        ['showing', ESC],
-        ['prompt', 'q'],
-      ],
-      { orderIds: ['sale-1', 'sale-2-partial', 'sale-3-expire', 'sale-4'] },
-    );
-    expect(r.keys.done).toBe(true);
-    expect(r.exit).toBe(0);
-    // Each sale went prompt → creating → showing, three of them to a final state.
-    expect(r.keys.phases.filter((p) => p === 'creating')).toHaveLength(4);
-    expect(r.keys.phases.filter((p) => p === 'final')).toHaveLength(3);
-    const s = r.summary;
-    expect(s).toContain('4 sales');
-    expect(s).toMatch(/^paid +1 +25 USDT$/m);
-    expect(s).toMatch(/^underpaid +1 +10 USDT$/m);
-    expect(s).toMatch(/^expired +1 +5 USDT$/m);
-    expect(s).toMatch(/^(waiting|new) +1 +7\.5 USDT$/m);
-    expect(s).toContain('Asked:   47.5 USDT (4)');
-    // 25 paid in full, and 50 % + 40 % of 10 for the -partial sale: 34 USDT arrived.
-    expect(s).toContain('Arrived: 34 USDT');
-    expect(s).toMatch(/Still open \(1\):/);
-    expect(s).toMatch(/gw status \d{9} --wait --sandbox/);
-    // The day's screens were on the alternate screen; the summary is on the normal one.
-    expect(r.stdout.startsWith('\u001b[?1049h')).toBe(true);
-  });
+  it.each(['legacy', 'v1'] as const)(
+    'api %s: four customers — paid, underpaid (-partial), expired, one not waited for — then q: exit 0 and the summary in exact numbers',
+    async (api) => {
+      const r = await run(
+        [
+          ['prompt', `25${ENTER}`],
+          ['final', ENTER],
+          ['prompt', `10${ENTER}`],
+          ['final', ENTER],
+          ['prompt', `5${ENTER}`],
+          ['final', ENTER],
+          ['prompt', `7,5${ENTER}`],
+          ['showing', ESC],
+          ['prompt', 'q'],
+        ],
+        { orderIds: ['sale-1', 'sale-2-partial', 'sale-3-expire', 'sale-4'], api },
+      );
+      expect(r.keys.done).toBe(true);
+      expect(r.exit).toBe(0);
+      // Each sale went prompt → creating → showing, three of them to a final state.
+      expect(r.keys.phases.filter((p) => p === 'creating')).toHaveLength(4);
+      expect(r.keys.phases.filter((p) => p === 'final')).toHaveLength(3);
+      const s = r.summary;
+      expect(s).toContain('4 sales');
+      expect(s).toMatch(/^paid +1 +25 USDT$/m);
+      expect(s).toMatch(/^underpaid +1 +10 USDT$/m);
+      expect(s).toMatch(/^expired +1 +5 USDT$/m);
+      expect(s).toMatch(/^(waiting|new) +1 +7\.5 USDT$/m);
+      expect(s).toContain('Asked:   47.5 USDT (4)');
+      // 25 paid in full, and 50 % + 40 % of 10 for the -partial sale: 34 USDT arrived.
+      expect(s).toContain('Arrived: 34 USDT');
+      expect(s).toMatch(/Still open \(1\):/);
+      expect(s).toMatch(/gw status \d{9} --wait --sandbox/);
+      // The day's screens were on the alternate screen; the summary is on the normal one.
+      expect(r.stdout.startsWith('\u001b[?1049h')).toBe(true);
+    },
+  );
 
   it('the final state stays until the hold time when nobody presses Enter, counting down', async () => {
     const r = await run(
