@@ -44,6 +44,12 @@ export async function newCmdRoot(f: Factory, argv?: readonly string[]): Promise<
         'light',
       ]),
     )
+    .addOption(
+      new Option(
+        '--qr-charset <charset>',
+        'the characters a QR code is drawn with: utf8 half blocks whatever the locale says, or ascii (env GW_UTF8=1 or 0)',
+      ).choices(['utf8', 'ascii']),
+    )
     .addHelpText(
       'after',
       ({ command }) => `

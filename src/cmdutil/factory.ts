@@ -37,6 +37,8 @@ export interface GlobalOptions extends ConfigFlags {
   color?: boolean;
   /** --qr-theme dark|light. */
   qrTheme?: string;
+  /** --qr-charset utf8|ascii. */
+  qrCharset?: string;
 }
 
 export interface Factory {
@@ -157,6 +159,7 @@ class DefaultFactory implements Factory {
     this.io.setSandbox(globals.sandbox === true);
     // Commander has checked the value (dark or light).
     if (globals.qrTheme !== undefined) this.io.setQrTheme(globals.qrTheme === 'light' ? 'light' : 'dark');
+    if (globals.qrCharset !== undefined) this.io.setQrCharset(globals.qrCharset === 'ascii' ? 'ascii' : 'unicode');
     // The deadline starts now, with what is known before any file is read: flag, env, default.
     const env = this.#options.env.GATEWAY_TIMEOUT;
     let seconds = DEFAULT_TIMEOUT_SECONDS;

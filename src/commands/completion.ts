@@ -4,7 +4,7 @@
 // shell, read from the Commander program, so completion can never disagree with the commands:
 //   - command and subcommand names, long options (the command's and the global ones), with their
 //     descriptions where the shell shows them (zsh, fish);
-//   - option values gw knows: --qr-theme dark|light, --api legacy|v1, --fee-paid-by-payer 0|1,
+//   - option values gw knows: --qr-theme dark|light, --qr-charset utf8|ascii, --api legacy|v1, --fee-paid-by-payer 0|1,
 //     file names for --config and --qr-out, setting names for gw config set|get|unset;
 //   - profile names (--profile), read from the config files as gw reads them — no network;
 //   - currency symbols (pay, balance, rate, --pay-currency): the merchant's accepted list as last

@@ -113,6 +113,7 @@ export class IOStreams {
   #json = false;
   #sandbox = false;
   #qrTheme: QrTheme | undefined;
+  #qrCharset: QrCharset | undefined;
   #qrNoticeGiven = false;
   #prompter: Prompter | undefined;
   #outLevel: 0 | 1 | 2 | 3;
@@ -178,6 +179,11 @@ export class IOStreams {
 
   get sandbox(): boolean {
     return this.#sandbox;
+  }
+
+  /** --qr-charset: the characters a QR is drawn with, whatever the locale and GW_UTF8 say. */
+  setQrCharset(charset: QrCharset | undefined): void {
+    this.#qrCharset = charset;
   }
 
   /** --qr-theme: the background a QR is drawn for where its colours cannot be set. */
@@ -293,10 +299,11 @@ export class IOStreams {
    * - On a terminal, a code wider than the terminal is replaced by a line saying so.
    */
   qrRenderOptions(stream: 'stdout' | 'stderr' = this.#json ? 'stderr' : 'stdout'): QrRenderOptions {
-    const charset = localeCharset(this.options.env);
+    const charset = this.#qrCharset ?? localeCharset(this.options.env);
     const tty = stream === 'stdout' ? this.stdoutIsTTY : this.stderrIsTTY;
     const color = this.qrStyle(stream) === 'color';
-    const locale = charset === 'ascii' ? (this.options.env.GW_UTF8 === '0' ? 'GW_UTF8=0' : localeSetting(this.options.env)) : undefined;
+    const asked = this.#qrCharset !== undefined ? '--qr-charset ascii' : this.options.env.GW_UTF8 === '0' ? 'GW_UTF8=0' : undefined;
+    const locale = charset === 'ascii' ? (asked ?? localeSetting(this.options.env)) : undefined;
     const options: QrRenderOptions = {
       color,
       charset,

@@ -83,7 +83,9 @@ export interface QrChoice extends QrRung {
 /** Why ASCII cells, and the way back to half blocks: names the locale setting and the fix. */
 export function asciiReason(locale: string | undefined): string {
   const setting = locale ?? 'the locale';
-  return `${setting} is not a UTF-8 locale, so the code is drawn two columns per module; run gw with LANG=C.UTF-8 (or GW_UTF8=1 if this terminal shows UTF-8 anyway)`;
+  if (setting === 'GW_UTF8=0' || setting === '--qr-charset ascii')
+    return `${setting} asks for ASCII, so the code is drawn two columns per module; leave it out`;
+  return `${setting} is not a UTF-8 locale, so the code is drawn two columns per module; run gw with LANG=C.UTF-8 (or GW_UTF8=1, or --qr-charset utf8, if this terminal shows UTF-8 anyway)`;
 }
 
 /**

@@ -139,7 +139,7 @@ describe('a locale without UTF-8', () => {
     expect(hasCode(seen)).toBe(false);
     const words = squeezed(seen);
     expect(words).toContain(squeezed('LANG=C is not a UTF-8 locale'));
-    expect(words).toContain(squeezed('run gw with LANG=C.UTF-8 (or GW_UTF8=1 if this terminal shows UTF-8 anyway)'));
+    expect(words).toContain(squeezed('run gw with LANG=C.UTF-8 (or GW_UTF8=1, or --qr-charset utf8, if this terminal shows UTF-8 anyway)'));
     expect(words).toContain(squeezed('--qr-out <file.png>'));
     expect(seen).not.toMatch(/this window is/);
   });

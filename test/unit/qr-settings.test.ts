@@ -140,7 +140,7 @@ describe('qrRenderOptions: the decisions', () => {
     expect(qrWidth(URI, { charset: 'ascii' })).toBeGreaterThan(80);
     const out = renderTerminalQr(URI, t.io.qrRenderOptions());
     expect(out).toMatch(
-      /^\[QR code not drawn: it needs 90 columns and the terminal has 80: LANG=C is not a UTF-8 locale, .*run gw with LANG=C\.UTF-8 \(or GW_UTF8=1 .*\); or save the code with --qr-out/,
+      /^\[QR code not drawn: it needs 90 columns and the terminal has 80: LANG=C is not a UTF-8 locale, .*run gw with LANG=C\.UTF-8 \(or GW_UTF8=1, or --qr-charset utf8, .*\); or save the code with --qr-out/,
     );
     const utf8 = IOStreams.test({ stdoutTTY: true, width: 80, env: { LANG: 'en_US.UTF-8' } });
     expect(decodeTerminalQr(renderTerminalQr(URI, utf8.io.qrRenderOptions()), 'light')).toBe(URI);
@@ -153,6 +153,16 @@ describe('qrRenderOptions: the decisions', () => {
     expect(IOStreams.test({ stdoutTTY: true, env: { LANG: 'C', GW_UTF8: '1' } }).io.qrRenderOptions()).toMatchObject({ charset: 'unicode' });
     expect(IOStreams.test({ stdoutTTY: true, env: { LANG: 'C', GW_UTF8: '1' } }).io.qrRenderOptions().locale).toBeUndefined();
     expect(IOStreams.test({ stdoutTTY: true, env: { GW_UTF8: '0' } }).io.qrRenderOptions().locale).toBe('GW_UTF8=0');
+  });
+
+  it('--qr-charset wins over the locale and GW_UTF8', () => {
+    const utf8 = IOStreams.test({ stdoutTTY: true, env: { LANG: 'C', GW_UTF8: '0' } });
+    utf8.io.setQrCharset('unicode');
+    expect(utf8.io.qrRenderOptions()).toMatchObject({ charset: 'unicode' });
+    const ascii = IOStreams.test({ stdoutTTY: true, env: { LANG: 'en_US.UTF-8', GW_UTF8: '1' } });
+    ascii.io.setQrCharset('ascii');
+    expect(ascii.io.qrRenderOptions()).toMatchObject({ charset: 'ascii', locale: '--qr-charset ascii' });
+    expect(renderTerminalQr(URI, { ...ascii.io.qrRenderOptions(), maxWidth: 40 })).toMatch(/--qr-charset ascii asks for ASCII/);
   });
 
   it('into a pipe there is no width limit', () => {
