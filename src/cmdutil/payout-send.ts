@@ -20,8 +20,8 @@ import type { GatewayClient } from '../gateway/gateway.js';
 import { CREATE_PAYOUT, type CreatedPayout, type PayoutRequest } from '../operations/create-payout.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { shellQuote } from '../output/sanitize.js';
-import { renderDetails } from '../output/table.js';
 import { Untrusted } from '../output/untrusted.js';
+import { wrapLine } from '../output/wrap.js';
 import { type PayoutDraft, type PayoutPlan, preparePayout } from './payout-checks.js';
 import { lookFirst } from './payout-find.js';
 
@@ -92,12 +92,17 @@ export function requireConfirmable(io: IOStreams, options: Pick<ConfirmOptions, 
  * exit 1, nothing sent.
  */
 export async function confirmPayout(io: IOStreams, plan: PayoutPlan, options: ConfirmOptions): Promise<boolean> {
-  const text = `${options.dryRun ? `Dry run: this ${options.noun} would be sent` : `This ${options.noun} will be sent — it cannot be undone`}:\n${renderDetails(
-    planRows(plan),
-  )
-    .split('\n')
-    .map((line) => (line === '' ? line : `  ${line}`))
-    .join('\n')}`;
+  const rows = planRows(plan);
+  // On a terminal a long value is wrapped at spaces under its column; a word (the address) is never
+  // broken, so it can be copied whole (a line too narrow for it wraps it as the terminal does).
+  const onTerminal = io.json ? io.stderrIsTTY : io.stdoutIsTTY;
+  const labelWidth = Math.max(...rows.map((r) => r.label.length));
+  const indent = ' '.repeat(2 + labelWidth + 2);
+  const shown = rows.flatMap((r) => {
+    const values = onTerminal ? wrapLine(r.value, Math.max(20, io.width() - 1 - indent.length)) : [r.value];
+    return values.map((value, i) => `${i === 0 ? `  ${r.label.padEnd(labelWidth)}  ` : indent}${value}`.trimEnd());
+  });
+  const text = `${options.dryRun ? `Dry run: this ${options.noun} would be sent` : `This ${options.noun} will be sent — it cannot be undone`}:\n${shown.join('\n')}\n`;
   // With --json the document is stdout's; what a person reads goes to stderr.
   if (io.json) io.err(text);
   else io.out(text);

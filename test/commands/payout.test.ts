@@ -53,6 +53,35 @@ function setup(performed: Record<string, unknown>, io: { prompter?: ScriptedProm
 }
 
 describe('gw payout: the confirmation', () => {
+  it('on an 80-column terminal: the full address on one line, long values wrapped under their column, no line wider than 79', async () => {
+    const prompter = new ScriptedPrompter([{ ask: /Send this payout\?/, answer: 'n' }]);
+    const t = IOStreams.test({ prompter, stdoutTTY: true, width: 80 });
+    const gateway = new FakeGateway({
+      performed: { 'supported currencies': CURRENCIES, balances: [{ currency: Untrusted.of('USDT'), amount: Decimal.fromLiteral('100') as Decimal }] } as never,
+    });
+    const description = 'supplier invoice 2026-11 batch 7 for the blue widgets and the red ones';
+    const run = payoutRun({
+      io: t.io,
+      gateway: async () => gateway,
+      sender: new OneShotSender(),
+      clock: new ManualClock(Date.UTC(2026, 10, 25, 14, 2, 5)),
+      amount: '12.5',
+      currency: 'USDT',
+      address: TRON,
+      flags: { network: 'Tron Network', description },
+      sandbox: false,
+    });
+    await expect(run).rejects.toMatchObject({ exitCode: ExitCode.REFUSED });
+    const lines = t.stdout().split('\n');
+    expect(lines).toContain(`  to           ${TRON}`);
+    expect(lines.filter((l) => l.length > 79)).toEqual([]);
+    expect(lines.find((l) => l.startsWith('  fee '))).toMatch(/^ {2}fee {10}1 USDT \(the gateway's published withdraw fee;/);
+    // The continuation lines start under the values' column.
+    const fee = lines.findIndex((l) => l.startsWith('  fee '));
+    expect(lines[fee + 1]).toMatch(/^ {15}\S/);
+    expect(lines.filter((l) => /^ {15}\S/.test(l)).join(' ')).toContain('gw-po-');
+  });
+
   it.each(['y', 'yes', 'Y', ' YES '])('%j sends exactly one payout', async (answer) => {
     const prompter = new ScriptedPrompter([{ ask: /Send this payout\?/, answer }]);
     const { opts, posts, t } = setup({ 'payout creation': CREATED }, { prompter });
