@@ -143,7 +143,13 @@ export function rateWords(payment: Pick<Payment, 'amount' | 'currency' | 'payAmo
 function customerBlock(input: CounterScreenInput, width: number): string[] {
   const { chalk, payment, uri } = input;
   const lines: string[] = [];
-  if (input.sandbox) lines.push(truncateVisible(`${chalk.bgYellow.black(' SANDBOX ')} ${chalk.yellow('test payment: send nothing')}`, width));
+  if (input.sandbox) {
+    // Whole, never cut: the mark and its words, on two lines when one is too narrow.
+    const mark = chalk.bgYellow.black(' SANDBOX ');
+    const words = 'test payment: send nothing';
+    if (visibleWidth(mark) + 1 + words.length <= width) lines.push(`${mark} ${chalk.yellow(words)}`);
+    else lines.push(mark, ...prose(words, width, chalk.yellow));
+  }
   const amount = `${payment.payAmount} ${payment.payCurrency ?? ''}`.trim();
   if (`Pay exactly ${amount}`.length <= width) lines.push(`${chalk.dim('Pay exactly')} ${chalk.bold(amount)}`);
   else lines.push(chalk.dim('Pay exactly'), ...prose(amount, width, (t) => chalk.bold(t)));

@@ -82,6 +82,7 @@ describe.each([
       expect(decodeScreen(term.ansi(), theme, width)).toBe(uri);
       const seen = term.text();
       expect(seen).toContain('SANDBOX');
+      expect(squeezed(seen)).toContain('SANDBOXtestpayment:sendnothing'); // whole, not cut
       expect(squeezed(seen)).toContain(`Payexactly${payAmount}${offering.payCurrency}`);
       expect(seen).toContain(`on ${networkName}`);
       expect(squeezed(seen)).toContain(`to${address}`);
