@@ -277,7 +277,11 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
   if (address.email && !address.email.isBlank) rows.push({ label: 'Payer e-mail', value: address.email.toString() });
   if (address.callbackUrl && !address.callbackUrl.isBlank) rows.push({ label: 'Callback', value: maskUrlText(address.callbackUrl.toString()) });
   if (uri.qr) rows.push({ label: 'URI', value: uri.uri });
-  let text = renderDetails(rows);
+  // Rendered together so that the labels align; on a terminal the address's row goes under its QR.
+  const details = renderDetails(wantQr ? [...rows, addressRow] : rows);
+  const cut = wantQr ? details.lastIndexOf('\n', details.length - 2) + 1 : details.length;
+  const below = details.slice(cut);
+  let text = details.slice(0, cut);
   if (!uri.qr)
     text += `\n${chalk.bold.yellow(`No QR code: ${uri.qrRefusal ?? 'the memo cannot go in one'}.`)} The payer must send to the address above with the memo ${chalk.bold(Untrusted.of(uri.memo ?? '').toString())}.\n`;
   const listed = `It takes any amount, any number of times: its payments are listed by gw payments --address ${address.address}\n`;
@@ -286,7 +290,6 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
   // On a terminal the address goes under its QR, so that both stay on a small screen (the QR is
   // sized for the lines below it: the address, the sandbox warning, the prompt).
   if (wantQr) {
-    const below = renderDetails([addressRow]);
     const lines = Math.ceil(cellWidth(below.trimEnd()) / Math.max(1, io.width())) + (warning === '' ? 0 : 1) + 1;
     text += `\n${await terminalQr(io, uri.uri, 'enlarge the terminal', lines)}${below}`;
   }

@@ -79,9 +79,12 @@ export async function printInvoice(
     io.out(`${header}${renderDetails([linkRow(url, view), ...rows(request, invoice, view)])}`);
     return;
   }
-  // The link goes under its QR, so that both stay on a small screen (the details scroll away first).
-  const link = renderDetails([linkRow(url, view)]);
+  // The link goes under its QR, so that both stay on a small screen (the details scroll away first);
+  // rendered with the details so that the labels align.
+  const details = renderDetails([...rows(request, invoice, view), linkRow(url, view)]);
+  const cut = details.lastIndexOf('\n', details.length - 2) + 1;
+  const link = details.slice(cut);
   const linkLines = Math.max(1, Math.ceil(cellWidth(link.trimEnd()) / Math.max(1, io.width())));
   const qr = await terminalQr(io, url, 'enlarge the terminal, or open the link itself', after + linkLines + 1);
-  io.out(`${header}${renderDetails(rows(request, invoice, view))}\n${qr}${link}`);
+  io.out(`${header}${details.slice(0, cut)}\n${qr}${link}`);
 }
