@@ -217,11 +217,14 @@ function paymentRows(opts: PayView, payment: Payment, uri: PaymentUri | undefine
 }
 
 async function renderQr(io: IOStreams, text: string): Promise<string> {
-  const { renderTerminalQr, qrWidth } = await import('../qr/index.js');
-  const width = qrWidth(text, io.qrRenderOptions());
+  const { asciiReason, renderTerminalQr, qrWidth } = await import('../qr/index.js');
+  const options = io.qrRenderOptions();
+  const width = qrWidth(text, options);
   const columns = io.width();
   if (io.stdoutIsTTY && width > columns) {
-    io.warn(`the QR code needs ${width} columns and the terminal has ${columns}: widen it, or use --qr-out <file.png>`);
+    // Under a locale without UTF-8 the way out is the locale, not the window.
+    const fix = options.charset === 'ascii' ? asciiReason(options.locale) : 'widen it';
+    io.warn(`the QR code needs ${width} columns and the terminal has ${columns}: ${fix}; or use --qr-out <file.png>`);
     return '';
   }
   return renderTerminalQr(text, io.qrRenderOptions());

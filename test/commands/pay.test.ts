@@ -85,6 +85,16 @@ describe('payRun', () => {
     expect(decodeScreen(term.ansi(), 'dark', 100)).toBe('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
   });
 
+  it('a code too wide under a locale without UTF-8 (TERM=dumb): the warning names the locale and its fix, not the window', async () => {
+    const io = { stdoutTTY: true, stderrTTY: true, width: 60, env: { TERM: 'dumb', LANG: 'C' } };
+    const { t, opts } = setup({ payment: tronPayment(clock.now()) }, io, { qr: 'always' });
+    await payRun(opts);
+    const warning = t.stderr().replace(/\n +/g, ' ');
+    expect(warning).toMatch(/gw: warning: the QR code needs \d+ columns and the terminal has 60: LANG=C is not a UTF-8 locale/);
+    expect(warning).toMatch(/run gw with LANG=C\.UTF-8 .*; or use --qr-out <file\.png>/);
+    expect(warning).not.toMatch(/widen it/);
+  });
+
   it('--no-clear leaves the screen as it is', async () => {
     const { t, opts } = setup({ payment: tronPayment(clock.now()) }, { stdoutTTY: true, width: 100, height: 30 }, { clear: false });
     await payRun(opts);
