@@ -9,6 +9,7 @@ import { withExpected, type Expected } from '../domain/arrival.js';
 import type { PaymentState } from '../domain/payment-status.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
+import { SPINNER_FRAMES } from '../output/spinner.js';
 import { agoWords, localClock, timeLeftWords } from '../output/time.js';
 import type { Clock } from '../util/clock.js';
 import { DEFAULT_SETTLE_SECONDS } from '../sandbox/options.js';
@@ -19,7 +20,6 @@ export const TICK_MS = 250;
 export const SCREEN_TICK_MS = 1000;
 /** How long a --sandbox wait watches an expired payment for late funds: the sandbox's settle time. */
 export const SANDBOX_LATE_WATCH_MS = DEFAULT_SETTLE_SECONDS * 1000;
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface FollowOptions {
   io: IOStreams;
@@ -86,7 +86,7 @@ export async function followPayment(options: FollowOptions): Promise<WaitEnding>
 
   const onProgress = (progress: WaitProgress): void => {
     if (animate) {
-      const line = statusLine(progress, SPINNER[frame++ % SPINNER.length] ?? '', onScreen);
+      const line = statusLine(progress, SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length] ?? '', onScreen);
       if (onScreen) options.screen?.(line, progress);
       else io.liveLine(line);
       return;

@@ -9,7 +9,7 @@
 // removes the line first (IOStreams.err/out), and the next frame draws it again below.
 import type { Clock } from '../util/clock.js';
 
-/** Braille frames, as the wait's state line uses. */
+/** Braille frames: the spinner's, and the wait's state line's (src/cmdutil/follow.ts). */
 export const SPINNER_FRAMES: readonly string[] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /** A wait shorter than this shows nothing. */
 export const SHOW_AFTER_MS = 200;
