@@ -79,7 +79,9 @@ function notFound(trackId: string): GatewayReply {
 async function paymentDetails(payment: SandboxPayment): Promise<string> {
   const [{ buildPaymentUri }, { qrSvg }] = await Promise.all([import('../payment-uri/index.js'), import('../qr/image.js')]);
   const uri = buildPaymentUri({ network: payment.network, payCurrency: payment.payCurrency, address: payment.address, payAmount: payment.payAmount });
-  const qr = uri.qr ? `<div class="qr" id="qr" role="img" aria-label="QR code of the payment">${qrSvg(uri.uri)}</div>` : '';
+  // A code that holds only the address says so, as gw pay does: the payer's wallet then asks how much.
+  const only = uri.qr && !uri.amountInUri ? '<p id="qr-address-only">The QR code holds only the address: enter the amount above in your wallet.</p>\n' : '';
+  const qr = uri.qr ? `<div class="qr" id="qr" role="img" aria-label="QR code of the payment">${qrSvg(uri.uri)}</div>\n${only}` : '';
   return `<section id="payment">
 <p>Send exactly <strong id="pay-amount">${escapeHtml(payment.payAmount)}</strong> <strong id="pay-currency">${escapeHtml(payment.payCurrency)}</strong>
 on <span id="network">${escapeHtml(payment.network)}</span> to</p>

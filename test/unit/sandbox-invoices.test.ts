@@ -146,6 +146,7 @@ describe('sandbox invoices', () => {
     expect(chosen.text).toContain('id="pay-currency">BTC<');
     expect(chosen.text).toMatch(/<code id="address">\w{25,}<\/code>/);
     expect(chosen.text).toContain('<svg');
+    expect(chosen.text).not.toContain('id="qr-address-only"');
     expect(chosen.text).toContain('id="pay-full"');
     clock.now = T0 + 60_000;
     expect(info(gateway, id).status).toBe('waiting');
@@ -157,6 +158,18 @@ describe('sandbox invoices', () => {
     expect((paid.txs as JsonObject[])[0]?.currency).toBe('BTC');
     // Paying twice is refused.
     expect((await request(gateway, 'POST', `/pay/${id}`, 'action=full')).status).toBe(409);
+  });
+
+  it('a coin whose QR cannot carry the amount (USDT on Tron): the page says the code holds only the address', async () => {
+    const { gateway } = setUp();
+    const id = String(create(gateway, { amount: 12.345, currency: 'USDT', order_id: 'shop-9' }).track_id);
+    const opened = await request(gateway, 'GET', `/pay/${id}`);
+    const usdt = /value="(\d+)"[^>]*> USDT \(Tron Network\)/.exec(opened.text)?.[1];
+    expect((await request(gateway, 'POST', `/pay/${id}`, `action=choose&coin=${usdt}`)).status).toBe(303);
+    const chosen = await request(gateway, 'GET', `/pay/${id}`);
+    expect(chosen.text).toContain('id="pay-amount">12.345<');
+    expect(chosen.text).toContain('<svg');
+    expect(chosen.text).toMatch(/id="qr-address-only">The QR code holds only the address: enter the amount above/);
   });
 
   it('"pay part of it" ends underpaid; an unknown link is a 404 page', async () => {
