@@ -140,6 +140,10 @@ async function addPayouts(gateway: GatewayClient, opts: ReportOptions, builder: 
     // history: the report goes on without them, and says so.
     if (error instanceof ConfigError || (error instanceof GwError && error.exitCode === ExitCode.NOPERM))
       return { included: false, note: `payouts not included: ${error.message}` };
+    // Out of time (the payment history may have used it all): the payments read are still shown,
+    // and the report says it is incomplete instead of ending with nothing but this error.
+    if (error instanceof GwError && error.exitCode === ExitCode.TEMPFAIL)
+      return { included: false, note: `payouts not included: ${error.message}`, incomplete: `the payout history could not be read (${error.message})` };
     throw error;
   }
 }
@@ -165,8 +169,13 @@ export async function reportRun(opts: ReportOptions): Promise<void> {
       },
     },
   );
-  const payouts = await addPayouts(gateway, opts, builder);
-  const stats = opts.checkStats ? await readStats(gateway, opts) : undefined;
+  // A history stopped by Ctrl-C or a failure: nothing more is asked; what was read is shown, then the failure.
+  const payouts: ReportDocument['payouts'] =
+    listing.failure === undefined
+      ? await addPayouts(gateway, opts, builder)
+      : { included: false, note: 'payouts not included: the payment history stopped early' };
+  // The statistics are compared with a complete history only (and may not cost the report its time).
+  const stats = opts.checkStats && listing.incomplete === undefined && payouts.incomplete === undefined ? await readStats(gateway, opts) : undefined;
   const incomplete = [listing.incomplete, payouts.incomplete].filter((s): s is string => s !== undefined);
   const doc: ReportDocument = {
     since: opts.since,

@@ -177,3 +177,34 @@ describe('gw report without a payout key', () => {
     expect(t.stdout()).toMatch(/^Received +5 USDT$/m);
   });
 });
+
+describe('gw report when the history runs out of time', () => {
+  // A gateway that hangs on page 2: the deadline stops the history there, and nothing is left for
+  // the payout history either. The payments read are still reported, marked incomplete, and the
+  // failure names the page the history stopped before (not only "no time was left").
+  it('prints what was read, says it is incomplete and why, instead of ending with the payout history’s time-out alone', async () => {
+    const t = IOStreams.test({ stdoutTTY: false });
+    const { ExitCode, GwError } = await import('../../src/errors.js');
+    const outOfTime = (): never => {
+      throw new GwError(ExitCode.TEMPFAIL, 'no complete answer from the gateway within 4 s');
+    };
+    const gateway = new FakeGateway({
+      page: (filter: { page?: number }) =>
+        (filter.page ?? 1) === 1
+          ? {
+              payments: [v1InfoOf({ track_id: '1', status: 'paid', currency: 'USDT', amount: '5.10', date: T_DATE }, [v1Tx('x', '5.10', 'USDT')])],
+              page: 1,
+              pages: 3,
+              total: 3,
+            }
+          : outOfTime(),
+      performed: { 'the payout history': new GwError(ExitCode.TEMPFAIL, 'no time was left to send the request to the gateway') },
+    });
+    const now = (T_DATE + 3600) * 1000;
+    process.env.TZ = 'UTC';
+    const run = reportRun({ io: t.io, gateway: async () => gateway, clock: new Clock(now), ...buildReportOptions({ since: 'today', by: 'day' }, now) });
+    await expect(run).rejects.toThrow(/the report is incomplete: stopped before page 2 of 3: no complete answer .*; the payout history could not be read/);
+    expect(t.stdout()).toMatch(/^Received +5\.10 USDT$/m);
+    expect(t.stdout()).toContain('payouts not included: no time was left');
+  });
+});
