@@ -219,6 +219,15 @@ export async function addressUri(address: StaticAddress, requestedNetwork: strin
   return buildPaymentUri({ network, payCurrency: coin, address: address.address.raw(), payAmount: '0', memo: address.memo?.raw() ?? null });
 }
 
+/** A [currency] gw knows on no such network (BTC on Tron): its URI holds only the address, and the payer may send the wrong coin. */
+async function warnUnknownCoin(io: IOStreams, network: string, currency: string | undefined): Promise<void> {
+  if (currency === undefined) return;
+  const { resolveAsset } = await import('../payment-uri/index.js');
+  const asset = resolveAsset(network, currency);
+  if (asset.kind === 'unlisted')
+    io.warn(`gw knows no ${currency} on ${asset.network.name}: the QR code holds only the address; make sure the payer sends a coin of this network`);
+}
+
 export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
   const { io } = opts;
   const gateway = await opts.gateway();
@@ -244,6 +253,7 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
     });
   }
   const wantQr = uri.qr && (opts.qr === 'always' || (opts.qr === 'auto' && io.drawQrByDefault()));
+  await warnUnknownCoin(io, address.network?.raw() || opts.request.network, opts.currency);
   if (io.json) {
     io.printJson({
       ...address.fields,

@@ -93,6 +93,16 @@ describe('gw address new', () => {
     expect(t.stdout().replace(/\u001b\[[0-9;]*m/g, '')).toMatch(new RegExp(`^Address +${TON}$`, 'm'));
   });
 
+  it('a [currency] gw knows on no such network (BTC on Tron): shown, with one warning that the QR holds only the address', async () => {
+    const gateway = new FakeGateway({ performed: { 'creating a static address': addressOf({ network: 'Tron Network', address: TRON }) } });
+    const t = IOStreams.test({ stdoutTTY: true, width: 120, height: 60, color: true });
+    await addressNewRun({ io: t.io, gateway: async () => gateway, request: { network: 'TRON' }, currency: 'BTC', qr: 'auto' });
+    expect(t.stderr()).toMatch(/warning: gw knows no BTC on Tron \(TRC-20\): the QR code holds only the address/);
+    const ok = IOStreams.test({ stdoutTTY: true, width: 120, height: 60, color: true });
+    await addressNewRun({ io: ok.io, gateway: async () => gateway, request: { network: 'TRON' }, currency: 'USDT', qr: 'auto' });
+    expect(ok.stderr()).toBe('');
+  });
+
   it('a memo the URI cannot carry: no QR and no URI, the memo said in words (as gw pay does); --json "uri": null', async () => {
     const answer = addressOf({ network: 'Bitcoin Network', address: BTC, memo: '777' });
     const t = IOStreams.test({ stdoutTTY: true, width: 120, height: 60, color: true });
