@@ -51,7 +51,7 @@ const CLAUSE_WORDS = new Set(['or', 'and', 'then', 'which', 'before', 'if', 'whe
 const COMMAND_START = /^gw$/;
 const SUBCOMMAND = /^([a-z][a-z-]*)[,;:).]?$/;
 const NOT_SUBCOMMANDS = new Set(
-  'is was are will would can could does did has had may might must should itself sends sent reads writes checks keeps makes made then and or the a an to as'.split(
+  'is was are will would can could does did do has had may might must should itself sends sent reads writes checks keeps makes made shows lists prints says knows uses needs takes gives asks with for in on at by from of not never also only still then and or the a an to as'.split(
     ' ',
   ),
 );
@@ -59,6 +59,23 @@ const NOT_SUBCOMMANDS = new Set(
 function isSubcommand(word: string): boolean {
   const name = SUBCOMMAND.exec(word.replace(SGR, ''))?.[1];
   return name !== undefined && !NOT_SUBCOMMANDS.has(name);
+}
+
+/** Words that name a command's own subcommand (`gw config set`, `gw address list`…). */
+const SUB_SUBCOMMANDS = new Set('set get unset trigger resend deposit verify send new list revoke status bash zsh fish'.split(' '));
+
+/**
+ * Whether `word` continues a command whose words so far are `command`: an option or an argument
+ * (anything but a plain lower-case word: numbers, paths, URLs, quoted text, camelCase keys), an
+ * option's value, or a subcommand's own subcommand. A plain word of prose ends the command.
+ */
+function continuesCommand(command: readonly string[], word: string): boolean {
+  if (command.length === 1) return true; // the subcommand
+  const plain = word.replace(SGR, '').replace(/[,;:).]$/, '');
+  if (!/^[a-z]+$/.test(plain)) return true;
+  const previous = (command[command.length - 1] ?? '').replace(SGR, '');
+  if (/^--?[A-Za-z][\w-]*$/.test(previous)) return !CLAUSE_WORDS.has(plain); // an option's value
+  return command.length === 2 && SUB_SUBCOMMANDS.has(plain);
 }
 
 /** Whether a shell quote is still open at the end of `command` ('my order', 'it'\''s', $'a\tb'). */
@@ -98,7 +115,7 @@ export function messageUnits(text: string): Unit[] {
         // Inside a quoted argument every word belongs to the command.
         if (!quoteOpen(command.join(' '))) {
           if (command.length > 1 && endsCommand(command[command.length - 1] ?? '')) break;
-          if (CLAUSE_WORDS.has(next.replace(SGR, ''))) break;
+          if (CLAUSE_WORDS.has(next.replace(SGR, '')) || !continuesCommand(command, next)) break;
         }
         command.push(next);
         i++;

@@ -33,6 +33,9 @@ describe('messageUnits: the commands in a message', () => {
     ["look: gw payments --order-id 'it'\\''s or not' or wait", ["gw payments --order-id 'it'\\''s or not'"]],
     ['run gw doctor.', ['gw doctor.']],
     ["this order's payment is gone; gw is fine", []],
+    ['set it (gw config shows what is set); or try gw with --sandbox', ['(gw config']],
+    ['look with gw address list --network Tron then revoke', ['gw address list --network Tron']],
+    ['save them: gw listen >> notifications.log so nothing is lost', ['gw listen >> notifications.log']],
   ])('%s', (text, commands) => {
     expect(
       messageUnits(text)
