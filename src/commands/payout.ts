@@ -165,6 +165,9 @@ export async function payoutRun(opts: PayoutOptions): Promise<void> {
     '--network',
     shellQuote(draft.networkText),
     ...(draft.memo === undefined ? [] : ['--memo', shellQuote(draft.memo)]),
+    // The same payout again: the same description and callback, so the look finds it and a send matches it.
+    ...(flags.description === undefined ? [] : ['--description', shellQuote(flags.description)]),
+    ...(flags.callbackUrl === undefined ? [] : ['--callback-url', shellQuote(flags.callbackUrl)]),
     '--reference',
     shellQuote(reference),
     ...(opts.sandbox ? ['--sandbox'] : []),

@@ -167,6 +167,16 @@ describe('gw payout: never twice', () => {
     expect(posts()).toBe(1);
   });
 
+  it('the command that runs it again keeps the description and callback URL (the same payout, found by its reference)', async () => {
+    const timeout = new TransportError(ExitCode.TEMPFAIL, 'the gateway did not answer within 10 s', 'maybe-sent');
+    const { opts } = setup({ 'payout creation': timeout });
+    const error = (await payoutRun(opts({ yes: true, description: "supplier's 7", callbackUrl: 'https://shop.example/cb' })).catch(
+      (e: unknown) => e,
+    )) as GwError;
+    expect(error.jsonFields()).toMatchObject({ payout: 'unknown' });
+    expect(error.hint).toMatch(/--description 'supplier'\\''s 7' --callback-url https:\/\/shop\.example\/cb --reference gw-po-/);
+  });
+
   it('a failure before the request left (connection refused): "payout" none, nothing was sent', async () => {
     const refused = new TransportError(ExitCode.UNAVAILABLE, 'the connection to the gateway was refused', 'not-sent');
     const { opts } = setup({ 'payout creation': refused });
