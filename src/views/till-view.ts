@@ -44,12 +44,26 @@ function title(input: TillScreenInput, what: string): string {
   return `${chalk.bold('gw counter')} ${chalk.dim('·')} ${what}${mark}`;
 }
 
-/** Keys as "Enter charge · c coin for this sale · …", wrapped to the width. */
-function keyLines(keys: ReadonlyArray<readonly [string, string]>, input: TillScreenInput): string[] {
+/**
+ * Keys as "Enter charge · c coin for this sale · …", wrapped to the width between keys, never
+ * inside one: a key stays on the line of what it does ("q end the day", not "q" then "end the day").
+ */
+export function keyLines(keys: ReadonlyArray<readonly [string, string]>, input: TillScreenInput): string[] {
   const width = Math.max(20, input.width - 1);
-  const plain = keys.map(([key, what]) => `${key} ${what}`).join(' · ');
   const { chalk } = input;
-  return wrapPlain(plain, width).map((line) => chalk.dim(line));
+  const lines: string[] = [];
+  let line = '';
+  for (const [key, what] of keys) {
+    const item = `${key} ${what}`;
+    if (line !== '' && line.length + 3 + item.length <= width) line += ` · ${item}`;
+    else {
+      if (line !== '') lines.push(line);
+      line = item;
+    }
+  }
+  if (line !== '') lines.push(line);
+  // A key wider than the window alone is wrapped at its words (the screen never overflows).
+  return lines.flatMap((text) => wrapPlain(text, width)).map((text) => chalk.dim(text));
 }
 
 export interface PromptScreenInput extends TillScreenInput {

@@ -9,7 +9,7 @@ import { paymentInfoOf } from '../support/fake-gateway.js';
 import { v1InfoOf, v1Tx } from '../support/v1-payment-info.js';
 import { PLAIN } from '../../src/output/palette.js';
 import { visibleWidth } from '../../src/output/cells.js';
-import { busyScreen, promptScreen, recentScreen } from '../../src/views/till-view.js';
+import { busyScreen, PROMPT_KEYS, promptScreen, recentScreen } from '../../src/views/till-view.js';
 
 const d = (text: string): Decimal => Decimal.fromLiteral(text) as Decimal;
 
@@ -216,5 +216,23 @@ describe('till-view: every screen fits the terminal (width − 1 columns, height
       expect(lines.length).toBeLessThanOrEqual(height - 1);
       for (const line of lines) expect(visibleWidth(line)).toBeLessThanOrEqual(width - 1);
     }
+  });
+});
+
+describe('till-view: the keys under the prompt', () => {
+  it.each([80, 100, 120, 60])('at %i columns each key stays on the line of what it does', (width) => {
+    const lines = promptScreen({
+      width,
+      height: 24,
+      chalk: PLAIN,
+      sandbox: true,
+      prompt: { amount: '' },
+      defaults: { currency: 'USDT', payCurrency: 'USDT' },
+      sales: 0,
+      open: 0,
+    });
+    const keys = lines.slice(lines.findIndex((line) => line.startsWith('0-9 .')));
+    expect(keys.join(' · ').split(' · ')).toEqual(PROMPT_KEYS.map(([key, what]) => `${key} ${what}`));
+    for (const line of keys) expect(visibleWidth(line)).toBeLessThanOrEqual(width - 1);
   });
 });
