@@ -1,5 +1,6 @@
 // gw payout's confirmation in a real terminal (tmux, a private socket): what will be sent is on the
-// screen; answering "n" sends nothing (exit 1), answering "y" sends exactly one POST /v1/payout,
+// screen (at 80x24 too: the address whole on one line); answering "n" or Enter sends nothing (exit 1),
+// Ctrl-C sends nothing (exit 130, said), answering "y" sends exactly one POST /v1/payout,
 // counted by a recording gateway on 127.0.0.1. Skipped where tmux is not installed. Bounded: every
 // wait has a deadline, the tmux server is this test's own.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -18,12 +19,13 @@ function tmux(...args: string[]): string {
   return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8', timeout: 5000 });
 }
 
-const screen = (): string => tmux('capture-pane', '-t', SESSION, '-p', '-J', '-S', '-200');
+const NARROW = 'narrow';
+const screen = (session = SESSION, joined = true): string => tmux('capture-pane', '-t', session, '-p', ...(joined ? ['-J'] : []), '-S', '-200');
 
-async function waitFor(pattern: RegExp, ms = 15_000): Promise<string> {
+async function waitFor(pattern: RegExp, ms = 15_000, session = SESSION, joined = true): Promise<string> {
   const until = Date.now() + ms;
   for (;;) {
-    const text = screen();
+    const text = screen(session, joined);
     if (pattern.test(text)) return text;
     if (Date.now() > until) throw new Error(`timed out waiting for ${pattern} on the screen:\n${text}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -65,6 +67,7 @@ beforeAll(async () => {
     `GATEWAY_GENERAL_KEY=${GENERAL_KEY}`,
   ];
   tmux('-f', '/dev/null', 'new-session', '-d', '-s', SESSION, '-x', '140', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile');
+  tmux('new-session', '-d', '-s', NARROW, '-x', '80', '-y', '24', 'env', '-i', ...env, 'bash', '--norc', '--noprofile');
 });
 
 afterAll(async () => {
@@ -100,5 +103,33 @@ describe.skipIf(!hasTmux)('gw payout: the confirmation in a terminal', () => {
     expect(sent).toContain('Payout 258298451 sent: processing');
     expect(posts()).toBe(1);
     expect(sent).not.toContain(TEST_PAYOUT_KEY);
+  });
+
+  it('at 80x24: the full address on one screen line, the fee note under its column; Enter and Ctrl-C send nothing, each with its line and code', async () => {
+    const before = posts();
+    const narrow = (keys: string[]): void => void tmux('send-keys', '-t', NARROW, ...keys);
+    narrow(['-l', `clear; gw payout 12.5 USDT ${TRON_ADDRESS} --network tron; echo "EXIT=$?"`]);
+    narrow(['Enter']);
+    const asked = await waitFor(/Send this payout\?/, 15_000, NARROW, false);
+    expect(asked.split('\n')).toContain(`  to           ${TRON_ADDRESS}`);
+    expect(asked).toMatch(/^ {2}fee {10}1 USDT \(the gateway's published withdraw fee;[^\n]*\n {15}\S/m);
+    narrow(['Enter']);
+    const empty = await waitFor(/EXIT=\d+/, 15_000, NARROW);
+    expect(empty).toMatch(/EXIT=1\b/);
+    expect(empty).toContain('not confirmed: nothing was sent');
+
+    // A clean screen first, so nothing of the first run is read as the second's.
+    narrow(['-l', 'clear']);
+    narrow(['Enter']);
+    await waitFor(/^(?![\s\S]*EXIT=)/, 15_000, NARROW);
+    tmux('clear-history', '-t', NARROW);
+    narrow(['-l', `gw payout 12.5 USDT ${TRON_ADDRESS} --network tron; echo "EXIT=$?"`]);
+    narrow(['Enter']);
+    await waitFor(/Send this payout\?/, 15_000, NARROW);
+    narrow(['C-c']);
+    const interrupted = await waitFor(/EXIT=\d+/, 15_000, NARROW);
+    expect(interrupted).toMatch(/EXIT=130\b/);
+    expect(interrupted).toContain('interrupted at the confirmation: the payout was not sent');
+    expect(posts()).toBe(before);
   });
 });
