@@ -308,10 +308,29 @@ export async function addressNewRun(opts: AddressNewOptions): Promise<void> {
 
 // --- gw address list ------------------------------------------------------------------------------
 
+/** The listed addresses valid for their network (checked as gw address new checks one), and why each other one is not. */
+async function checkListed(addresses: readonly StaticAddress[], network: string | undefined): Promise<{ valid: StaticAddress[]; invalid: string[] }> {
+  const valid: StaticAddress[] = [];
+  const invalid: string[] = [];
+  for (const address of addresses) {
+    try {
+      await addressUri(address, network ?? '', undefined);
+      valid.push(address);
+    } catch (error) {
+      if (!(error instanceof GwError)) throw error;
+      invalid.push(`${address.trackId === null ? 'an address' : `address ${address.trackId}`}: ${error.message}`);
+    }
+  }
+  return { valid, invalid };
+}
+
 export async function addressListRun(opts: AddressListOptions): Promise<void> {
   const { io } = opts;
-  const listing = await listStaticAddresses(await opts.gateway(), opts.filter, opts.all);
-  const complete = listing.incomplete === undefined;
+  const read = await listStaticAddresses(await opts.gateway(), opts.filter, opts.all);
+  // An address not valid for its network is never shown: a merchant could hand it to a payer.
+  const { valid, invalid } = await checkListed(read.addresses, opts.filter.network);
+  const listing = { ...read, addresses: valid };
+  const complete = listing.incomplete === undefined && invalid.length === 0;
   if (io.json) {
     io.printJson({ addresses: listing.addresses.map((a) => ({ ...a.fields })), page: listing.page, pages: listing.pages, total: listing.total, complete });
   } else {
@@ -336,7 +355,15 @@ export async function addressListRun(opts: AddressListOptions): Promise<void> {
   }
   if (!complete) {
     const shown = `${listing.addresses.length} address${listing.addresses.length === 1 ? '' : 'es'} shown`;
-    throw new GwError(ExitCode.PROTOCOL, `the listing is incomplete: ${listing.incomplete}; ${shown}`);
+    const why = [
+      ...(listing.incomplete === undefined ? [] : [listing.incomplete]),
+      ...(invalid.length === 0
+        ? []
+        : [`${invalid.length === 1 ? invalid[0] : `${invalid.length} addresses are not valid for their network (${invalid[0]}…)`}; not shown`]),
+    ];
+    throw new GwError(ExitCode.PROTOCOL, `the listing is incomplete: ${why.join('; ')}; ${shown}`, {
+      ...(invalid.length > 0 && { hint: 'take no payments to an address not shown; check it with the gateway and revoke it' }),
+    });
   }
 }
 

@@ -17,6 +17,7 @@ import { VirtualTerminal } from '../support/terminal.js';
 const BTC = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const TRON = 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe';
 const TON = testNetworkAddress('sandbox-address', 'ton', 'address-test');
+const TRON_2 = testNetworkAddress('sandbox-address', 'tron', 'address-test');
 
 /** A static address as the gateway's versioned answer gives it (`data`). */
 function addressOf(fields: Record<string, unknown>): StaticAddress {
@@ -186,7 +187,7 @@ describe('gw address new', () => {
 describe('gw address list', () => {
   const rows = [
     { track_id: '1', address: TRON, network: 'Tron Network', order_id: 'c-1', date: 1736500000 },
-    { track_id: '2', address: 'TAnotherAddr', network: 'Tron Network', order_id: 'c-2', date: 1736500001 },
+    { track_id: '2', address: TRON_2, network: 'Tron Network', order_id: 'c-2', date: 1736500001 },
   ];
 
   it('sends the filters and a page size (the gateway’s own default is one row); a table of the rows', async () => {
@@ -207,6 +208,22 @@ describe('gw address list', () => {
     expect(error.message).toBe('the listing is incomplete: the gateway sent 1 address that did not match the filters (not shown); 1 address shown');
     const doc = JSON.parse(t.stdout());
     expect([doc.addresses.map((a: { address: string }) => a.address), doc.complete]).toEqual([[TRON], false]);
+  });
+
+  it('a listed address not valid for its network is never shown: the others are, then exit 76 naming it', async () => {
+    const listed = [...rows, { track_id: '3', address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZf', network: 'Tron Network', order_id: 'c-3', date: 1736500002 }];
+    const gateway = new FakeGateway({ performed: { 'the static address list': pageOf(listed) } });
+    const t = IOStreams.test();
+    const error = await failure(addressListRun({ io: t.io, gateway: async () => gateway, filter: {}, all: false }));
+    expect(error.exitCode).toBe(ExitCode.PROTOCOL);
+    expect(error.message).toMatch(/^the listing is incomplete: address 3: .*not valid for Tron.*; not shown; 2 addresses shown$/);
+    expect(t.stdout()).toContain(TRON);
+    expect(t.stdout()).toContain(TRON_2);
+    expect(t.stdout()).not.toContain('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZf');
+    const j = IOStreams.test({ json: true });
+    await failure(addressListRun({ io: j.io, gateway: async () => gateway, filter: {}, all: false }));
+    const doc = JSON.parse(j.stdout());
+    expect([doc.addresses.map((a: { trackId: string }) => a.trackId), doc.complete]).toEqual([['1', '2'], false]);
   });
 
   it('--all reads every page at the largest size', async () => {
