@@ -191,7 +191,7 @@ const MAX_LINK = 2048;
  * character, a space or anything the URL parser would rewrite would show one link and encode
  * another in the QR.
  */
-export function linkOf(invoice: Invoice): string | undefined {
+function linkOf(invoice: Invoice): string | undefined {
   const text = invoice.paymentUrl?.raw().trim();
   if (text === undefined || text === '' || text.length > MAX_LINK || !/^[\x21-\x7e]+$/.test(text)) return undefined;
   try {
