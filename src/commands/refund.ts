@@ -11,7 +11,7 @@ import { Command } from 'commander';
 import { parseHttpUrl, parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
-import { describeWithReference, generateRefundReference, mathRandom, parseReference, refundPrefix } from '../cmdutil/payout-reference.js';
+import { describeWithReference, generateRefundReference, mathRandom, parseReference, referenceOf, refundPrefix } from '../cmdutil/payout-reference.js';
 import { checkPayoutInput, parsePayoutAmount } from '../cmdutil/payout-checks.js';
 import { executePayout, OneShotSender, requireConfirmable } from '../cmdutil/payout-send.js';
 import { refundedByCoin, refundsOf, refundsSince } from '../cmdutil/refunds.js';
@@ -188,7 +188,14 @@ export async function refundRun(opts: RefundOptions): Promise<void> {
     throw error;
   }
   showArrived(io, trackId, groups, refunds);
-  const refunded = refundedByCoin(refunds).get(group.coin) ?? Decimal.ZERO;
+  // Run again with --reference after an ambiguous failure: a refund already made with it, to this
+  // address, is what the look before sending finds and reports (nothing sent, exit 0), so it is not
+  // counted against what is left; otherwise a full refund, once made, would read as "nothing left".
+  const counted =
+    flags.reference === undefined
+      ? refunds
+      : refunds.filter((r) => !(referenceOf(r.description?.raw()) === flags.reference && r.address?.raw().trim() === flags.to.trim()));
+  const refunded = refundedByCoin(counted).get(group.coin) ?? Decimal.ZERO;
   const available = subtract(group.confirmed, refunded);
   if (!available.isPositive) {
     const pending = group.unconfirmed.isZero ? '' : ` (${group.unconfirmed} ${group.coin} is not confirmed yet: refund it once it is)`;

@@ -413,6 +413,21 @@ describe('payouts against a strict recording gateway', () => {
     expect(posts()).toHaveLength(1);
   });
 
+  it('refund run again with --reference after an ambiguous failure: the full refund already made with it is found, nothing sent, exit 0', async () => {
+    script.history = [
+      { track_id: '7', address: TRON_ADDRESS, currency: 'USDT', amount: 25, status: 'processing', description: `refund-${PAYMENT_ID}-k7q3`, date: 1 },
+    ];
+    const again = await run(['refund', PAYMENT_ID, '--to', TRON_ADDRESS, '--amount', '25', '--reference', `refund-${PAYMENT_ID}-k7q3`, '--yes', '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ existing: true, sent: false, trackId: '7' });
+    expect(posts()).toHaveLength(0);
+    // Another reference: the 25 already refunded counts, nothing is left.
+    const other = await run(['refund', PAYMENT_ID, '--to', TRON_ADDRESS, '--reference', 'zzzz', '--yes']);
+    expect(other.exitCode).toBe(65);
+    expect(other.stderr).toContain('nothing is left to refund');
+    expect(posts()).toHaveLength(0);
+  });
+
   it('refund of a payment paid in two coins: one per refund, chosen with --coin; a converted one is warned about', async () => {
     script.balance = '1';
     const both = await run(['refund', MIXED_ID, '--to', TRON_ADDRESS, '--yes']);
