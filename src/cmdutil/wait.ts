@@ -31,10 +31,12 @@ import { isFinal, type PaymentState } from '../domain/payment-status.js';
 import { ExitCode, GwError, interrupted } from '../errors.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
 import { Decimal } from '../money/decimal.js';
-import { shellQuote } from '../output/sanitize.js';
 import { durationWords, parseTimestamp } from '../output/time.js';
 import { Untrusted } from '../output/untrusted.js';
 import type { Clock } from '../util/clock.js';
+import { resumeCommand, v1StatusCommand } from '../views/follow-commands.js';
+
+export { resumeCommand, v1StatusCommand } from '../views/follow-commands.js';
 
 export interface WaitPolicy {
   /** First interval between polls, its growth factor and its cap. */
@@ -259,13 +261,6 @@ export function stateExitCode(state: PaymentState): ExitCode {
   }
 }
 
-/** How to follow a payment again, for hints: `gw status <id> --wait` (with --sandbox on sandbox runs). */
-export function resumeCommand(trackId: string, sandbox: boolean): string {
-  // Shell-quoted exactly: control or invisible characters as $'…' escapes, not dropped (a hint is
-  // made terminal-safe, which would remove them and name another payment).
-  return `gw status ${shellQuote(trackId)} --wait${sandbox ? ' --sandbox' : ''}`;
-}
-
 function stateWords(info: PaymentInfo | undefined): string {
   if (info === undefined) return 'open (no answer from the gateway yet)';
   return info.status === 'unknown' ? `open (the gateway says "${info.gatewayStatus?.line(40) ?? ''}")` : `${info.status}`;
@@ -276,11 +271,6 @@ export function receivedAmount(info: PaymentInfo): Decimal | undefined {
   const value = info.fields.receivedAmount;
   const amount = value instanceof Decimal ? value : value instanceof Untrusted ? Decimal.fromLiteral(value.raw()) : undefined;
   return amount === undefined || amount.isNegative ? undefined : amount;
-}
-
-/** A command line for hints: `gw status <id> --api v1` (with --sandbox on sandbox runs). */
-export function v1StatusCommand(trackId: string, sandbox: boolean): string {
-  return resumeCommand(trackId, sandbox).replace(' --wait', ' --api v1');
 }
 
 /**

@@ -3,11 +3,11 @@
 import type { Palette } from '../output/palette.js';
 import type { PaymentState } from '../domain/payment-status.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
-import { v1StatusCommand } from '../cmdutil/wait.js';
 import { amountsWords, differenceWords, type Arrival, type ArrivedTx } from '../domain/arrival.js';
 import type { Decimal } from '../money/decimal.js';
 import { renderDetails, type DetailRow } from '../output/table.js';
 import { expiryWords, localDateTime, parseTimestamp } from '../output/time.js';
+import { v1StatusCommand } from './follow-commands.js';
 
 /** What each state means at the counter, in a few words. */
 export const STATE_WORDS: Readonly<Record<PaymentState, string>> = {
