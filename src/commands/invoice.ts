@@ -272,6 +272,15 @@ export async function invoiceRun(opts: InvoiceOptions): Promise<void> {
     ...(createdAt !== undefined && { createdAt }),
     ...(opts.waitTimeoutMs !== undefined && { until: clock.now() + opts.waitTimeoutMs }),
     expected: expectedOf(request),
+  }).catch((error: unknown) => {
+    // The invoice exists whatever stopped the wait: say so, and how to follow it again.
+    if (!(error instanceof GwError)) throw error;
+    throw created(
+      error.with({
+        message: `invoice ${invoice.trackId} was created, but following it failed: ${error.message}`,
+        hint: error.hint ?? `follow it again with ${resumeCommand(trackId, io.sandbox)}`,
+      }),
+    );
   });
   const info = ending.info;
   if (io.json) io.printJson({ ...invoiceJson(invoice, request), ...(info === undefined ? {} : info.fields) });

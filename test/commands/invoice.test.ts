@@ -142,6 +142,16 @@ describe('gw invoice', () => {
     expect(decodeTerminalQr(out, 'light')).toBeNull();
   });
 
+  it('--wait whose following fails after the invoice was created: the failure names the invoice as created, its exit code kept', async () => {
+    const refused = new GwError(ExitCode.NOPERM, 'the gateway refused: key not valid (status 401)');
+    const { t, opts } = setup({ info: async () => Promise.reject(refused) }, { json: true }, { wait: true });
+    const error = await gwFailure(invoiceRun(opts));
+    expect(error.exitCode).toBe(ExitCode.NOPERM);
+    expect(error.message).toBe('invoice 184729305 was created, but following it failed: the gateway refused: key not valid (status 401)');
+    expect([error.trackId, error.payment, error.hint]).toEqual(['184729305', 'created', 'follow it again with gw status 184729305 --wait']);
+    expect(t.stderr()).toContain(`payment link ${LINK}`);
+  });
+
   it('an invoice before a coin is chosen: decoded without a coin or address, shown without inventing them', () => {
     const info = infoOf('new');
     expect([info.status, info.payCurrency, info.address, info.payAmount, info.type?.raw()]).toEqual(['new', null, null, null, 'invoice']);
