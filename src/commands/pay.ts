@@ -255,14 +255,19 @@ export async function payRun(opts: PayOptions): Promise<void> {
   }
 
   const notes = existing === undefined ? [] : [`Reusing payment ${existing.info.trackId} of this order: no new payment was created.`];
+  // Without --wait, the next step: on the counter screen when stderr is that terminal too (a line
+  // under the screen would scroll its top, the QR, away), else on stderr below.
+  const follow = `Follow it until it is paid: ${resumeCommand(trackId, io.sandbox)}`;
+  const followOnScreen = opts.wait !== true && !io.json && io.canRedraw() && io.stderrIsTTY;
+  // The command on a line of its own, ready to copy.
+  if (followOnScreen) notes.push('Follow it until it is paid:', resumeCommand(trackId, io.sandbox));
   const screen = await printPayment(opts, payment, uri, notes, existing !== undefined, opts.wait === true);
   // The payment exists: output that did not arrive is exit 74 naming it, before any wait.
   await deliver(io, payment, created);
   if (opts.wait !== true) {
-    // What follows the payment from here: advice, so stderr, and never with --json (notice). Not
-    // under the counter screen on the same terminal: that screen fills it, and one more line would
-    // scroll its top (the QR) away.
-    if (screen === undefined || !io.stderrIsTTY) io.notice(`Follow it until it is paid: ${resumeCommand(trackId, io.sandbox)}`);
+    // What follows the payment from here: advice, so stderr, and never with --json (notice); on
+    // the counter screen itself when stderr is the same terminal (above).
+    if (screen === undefined || !followOnScreen) io.notice(follow);
     return;
   }
 

@@ -139,10 +139,20 @@ describe('payRun', () => {
     await payRun(json.opts);
     expect(json.t.stderr()).toBe('');
 
-    // The counter screen fills the terminal: no line under it on the same terminal (it would scroll the QR away).
-    const counter = setup({ payment: tronPayment(clock.now()) }, { stdoutTTY: true, stderrTTY: true, width: 100, height: 30 });
-    await payRun(counter.opts);
-    expect(counter.t.stderr()).not.toContain('gw status');
+    // The counter screen fills the terminal: no line under it on the same terminal (it would scroll
+    // the QR away); the command is on the screen itself, whole on a line, and the QR still scans.
+    for (const [width, height] of [
+      [80, 24],
+      [100, 30],
+    ] as const) {
+      const counter = setup({ payment: tronPayment(clock.now()) }, { stdoutTTY: true, stderrTTY: true, width, height, color: true });
+      await payRun(counter.opts);
+      expect(counter.t.stderr()).not.toContain('gw status');
+      const screen = new VirtualTerminal(width, height).write(`${counter.t.stdout()}${counter.t.stderr()}$ `);
+      expect(screen.text()).toMatch(/^ *(\S+ +)?gw status 184729305 --wait$/m);
+      expect(screen.text()).toContain('Follow it until it is paid:');
+      for (const theme of ['dark', 'light'] as const) expect(decodeScreen(screen.ansi(), theme)).toBe('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
+    }
   });
 
   it('--json: one document, every field under its own name, amounts as exact strings, plus the URI', async () => {
