@@ -5,8 +5,8 @@
 //   a space, which some readers trim); a double quote inside is doubled. Nothing else is escaped.
 // - Formula guard (after OWASP's "CSV injection"): a TEXT field starting with `=`, `+`, `-`, `@`,
 //   a tab or a carriage return is prefixed with an apostrophe, so a spreadsheet shows it as text
-//   instead of evaluating it (`=HYPERLINK(…)`, `=cmd|' /C calc'!A0`, `@SUM(…)`). A spreadsheet
-//   hides the apostrophe; a CSV reader sees it, and it is the only change gw ever makes to text.
+//   instead of evaluating it (`=HYPERLINK(…)`, `=cmd|' /C calc'!A0`, `@SUM(…)`). A CSV reader sees
+//   the apostrophe (LibreOffice Calc's import shows it too); it is the only change gw makes to text.
 // - Numbers are not text: a numeric cell (csvNumber) holds a plain decimal (`25`, `0.00038127`,
 //   `-2.5`), written as it is, never guarded, so a negative amount stays a number a spreadsheet
 //   sums. A value that is not a plain decimal is not accepted as a number: it is text, guarded.
