@@ -1,11 +1,12 @@
 // gw pay --reuse-if-exists: before creating a payment, the payments of its order id are looked up;
 // a paid one, or an open one for the same amount and currency, is shown instead of a new one.
 import { ExitCode, GwError } from '../errors.js';
-import type { GatewayClient, Payment, PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
+import type { GatewayClient, PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
 import { parseTimestamp } from '../output/time.js';
-import { Untrusted } from '../output/untrusted.js';
 import { normalizeSymbol } from '../payment-uri/networks.js';
 import { arrivedWords } from './wait.js';
+
+export { paymentFromInfo } from '../operations/payment-info.js';
 
 /** An open or paid payment of the order, found before creating another (--reuse-if-exists). */
 export type Existing = { kind: 'paid' | 'open'; info: PaymentInfo };
@@ -79,30 +80,4 @@ export async function paymentsOfOrder(gateway: GatewayClient, orderId: string): 
   const listing = await listPayments(gateway, { orderId, size: SCAN_PAGE_SIZE }, { all: true, maxPages: 50 });
   if (listing.failure !== undefined) throw listing.failure;
   return { payments: listing.payments.filter((p) => p.orderId?.raw() === orderId), incomplete: listing.incomplete };
-}
-
-/** A payment as the history describes it, in the shape of a created one (what it does not say is null). */
-export function paymentFromInfo(info: PaymentInfo): Payment {
-  const memo = info.fields.memo;
-  return {
-    trackId: info.trackId,
-    amount: info.amount,
-    currency: info.currency,
-    payAmount: info.payAmount,
-    payCurrency: info.payCurrency,
-    network: info.network,
-    address: info.address,
-    memo: memo instanceof Untrusted ? memo : null,
-    callbackUrl: null,
-    description: info.description,
-    email: info.email,
-    feePaidByPayer: null,
-    lifeTime: null,
-    orderId: info.orderId,
-    underPaidCover: null,
-    rate: null,
-    expiredAt: info.expiredAt,
-    createdAt: info.date,
-    QRCode: null,
-  };
 }

@@ -30,13 +30,13 @@ import { amountsWords, differenceWords, fundsArrived, type Arrival } from '../do
 import { isFinal, type PaymentState } from '../domain/payment-status.js';
 import { ExitCode, GwError, interrupted } from '../errors.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
-import { Decimal } from '../money/decimal.js';
 import { durationWords, parseTimestamp } from '../output/time.js';
-import { Untrusted } from '../output/untrusted.js';
 import type { Clock } from '../util/clock.js';
 import { resumeCommand, v1StatusCommand } from '../views/follow-commands.js';
+import type { WaitEnding } from '../views/wait-ending.js';
 
 export { resumeCommand, v1StatusCommand } from '../views/follow-commands.js';
+export type { WaitEnding } from '../views/wait-ending.js';
 
 export interface WaitPolicy {
   /** First interval between polls, its growth factor and its cap. */
@@ -77,14 +77,6 @@ export const WAIT_POLICY: Readonly<WaitPolicy> = {
 export function expiredWithNothing(info: PaymentInfo): boolean {
   return info.status === 'expired' && !fundsArrived(info.arrival);
 }
-
-export type WaitEnding =
-  /** The gateway reported a final state. */
-  | { kind: 'final'; info: PaymentInfo }
-  /** --wait-timeout passed (`timeout`), or the expiry plus the grace with no transaction seen (`expiry`). */
-  | { kind: 'gave-up'; reason: 'timeout' | 'expiry'; info: PaymentInfo | undefined }
-  /** Ctrl-C or SIGTERM: `reason` carries the exit code (130, 143). */
-  | { kind: 'interrupted'; reason: GwError; info: PaymentInfo | undefined };
 
 /** What the caller shows while waiting. */
 export interface WaitProgress {
@@ -264,13 +256,6 @@ export function stateExitCode(state: PaymentState): ExitCode {
 function stateWords(info: PaymentInfo | undefined): string {
   if (info === undefined) return 'open (no answer from the gateway yet)';
   return info.status === 'unknown' ? `open (the gateway says "${info.gatewayStatus?.line(40) ?? ''}")` : `${info.status}`;
-}
-
-/** The amount received, when the answer says (receivedAmount: the sandbox's; a number or numeric text). */
-export function receivedAmount(info: PaymentInfo): Decimal | undefined {
-  const value = info.fields.receivedAmount;
-  const amount = value instanceof Decimal ? value : value instanceof Untrusted ? Decimal.fromLiteral(value.raw()) : undefined;
-  return amount === undefined || amount.isNegative ? undefined : amount;
 }
 
 /**

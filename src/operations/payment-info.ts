@@ -10,6 +10,7 @@ import { Untrusted } from '../output/untrusted.js';
 import { isJsonObject, type JsonValue } from '../util/json.js';
 import { outputObject, outputValue, readDecimal, readScalar, readText, requiredText, shapeError, type JsonObject } from './read.js';
 import { answerValue, encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
+import type { Payment } from './create-payment.js';
 import type { OutputObject, PaymentTerms, PaymentTransaction, Scalar } from './values.js';
 
 /** A payment with what arrived (src/domain/arrival.ts). */
@@ -17,6 +18,32 @@ export type PaymentInfo = WithArrival;
 
 export interface PaymentInfoRequest {
   trackId: string;
+}
+
+/** A payment as the history describes it, in the shape of a created one (what it does not say is null). */
+export function paymentFromInfo(info: PaymentInfo): Payment {
+  const memo = info.fields.memo;
+  return {
+    trackId: info.trackId,
+    amount: info.amount,
+    currency: info.currency,
+    payAmount: info.payAmount,
+    payCurrency: info.payCurrency,
+    network: info.network,
+    address: info.address,
+    memo: memo instanceof Untrusted ? memo : null,
+    callbackUrl: null,
+    description: info.description,
+    email: info.email,
+    feePaidByPayer: null,
+    lifeTime: null,
+    orderId: info.orderId,
+    underPaidCover: null,
+    rate: null,
+    expiredAt: info.expiredAt,
+    createdAt: info.date,
+    QRCode: null,
+  };
 }
 
 /**

@@ -1,9 +1,9 @@
 // What gw pay shows of the payment it created or found: one JSON document, the counter screen (a
 // terminal, payable) or the details with the terminal QR; after --wait the final screen or the
 // last state; and the order --reuse-if-exists found already paid. Everything goes through IOStreams.
-import { paymentFromInfo } from '../cmdutil/existing-payment.js';
-import { receivedAmount, type WaitEnding } from '../cmdutil/wait.js';
 import type { Payment, PaymentInfo } from '../gateway/gateway.js';
+import { Decimal } from '../money/decimal.js';
+import { paymentFromInfo } from '../operations/payment-info.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { counterScreen, outcomeScreen, rateWords, type Outcome, type ScreenQrChoices } from './counter-screen.js';
 import { statusText } from './status-view.js';
@@ -13,6 +13,7 @@ import { Untrusted } from '../output/untrusted.js';
 import { maskUrlText } from '../output/url-credentials.js';
 import type { PaymentUri } from '../payment-uri/index.js';
 import type { Clock } from '../util/clock.js';
+import type { WaitEnding } from './wait-ending.js';
 
 /** What showing a payment needs of gw pay's options (io, clock, --qr, --qr-out, --no-clear). */
 export interface PayView {
@@ -26,6 +27,13 @@ export interface PayView {
   clear?: boolean;
   /** Redraw the counter screen in place while waiting (not with --verbose, whose lines would break it). */
   redraw?: boolean;
+}
+
+/** The amount received, when the answer says (receivedAmount: the sandbox's; a number or numeric text). */
+function receivedAmount(info: PaymentInfo): Decimal | undefined {
+  const value = info.fields.receivedAmount;
+  const amount = value instanceof Decimal ? value : value instanceof Untrusted ? Decimal.fromLiteral(value.raw()) : undefined;
+  return amount === undefined || amount.isNegative ? undefined : amount;
 }
 
 /** The outcome a final state is shown as, on the counter screen. */
