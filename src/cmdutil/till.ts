@@ -7,7 +7,7 @@
 // before anything else is created for it) and from there to showing (found) or back to the
 // prompt, where Enter creates the same sale again under the same order id (not found).
 import { fundsArrived } from '../domain/arrival.js';
-import { isFinal, type PaymentState } from '../domain/payment-status.js';
+import { isFinal } from '../domain/payment-status.js';
 import type { PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
 import { Decimal } from '../money/decimal.js';
 import type { Key } from '../output/keys.js';
@@ -16,41 +16,18 @@ import { parseTimestamp } from '../output/time.js';
 import { normalizeSymbol } from '../payment-uri/networks.js';
 import { asciiUpperCase } from '../util/ascii.js';
 import { resumeCommand } from './wait.js';
+import type { PromptField, PromptState, Sale, SaleState, TillSummary } from '../views/till-state.js';
 
-/** What every sale is charged in unless changed for one sale. */
-export interface TillDefaults {
-  /** The currency amounts are typed in (fiat or a coin). */
-  currency: string;
-  /** The coin the customer pays in. */
-  payCurrency: string;
-  /** Its network, when one is chosen (else the gateway's). */
-  network?: string | undefined;
-}
-
-/** A field edited at the prompt: the coin (then its network) or the order id of this sale. */
-export interface PromptField {
-  kind: 'coin' | 'network' | 'order';
-  text: string;
-  /** While editing the network: the coin chosen just before. */
-  coin?: string;
-}
-
-/** The amount prompt. */
-export interface PromptState {
-  /** The amount as typed. */
-  amount: string;
-  /** The coin (and network) for this sale only. */
-  coin?: { payCurrency: string; network?: string | undefined };
-  /** The order id for this sale (else one is generated). */
-  orderId?: string;
-  field?: PromptField;
-  /** The last payments of the session are shown instead of the prompt. */
-  recent?: boolean;
-  /** For the merchant: why Enter did nothing, what happened to the last sale; a command to run on a line of its own. */
-  message?: { text: string; tone: 'error' | 'info'; command?: string };
-  /** A sale whose creation was not confirmed and not found: Enter creates it again under its order id. */
-  retry?: { orderId: string; amount: string; generated: boolean; coin?: PromptState['coin'] };
-}
+export {
+  saleCoin,
+  type OpenSale,
+  type PromptField,
+  type PromptState,
+  type Sale,
+  type SaleState,
+  type TillDefaults,
+  type TillSummary,
+} from '../views/till-state.js';
 
 export type PromptAction = 'none' | 'create' | 'end-day';
 
@@ -142,13 +119,6 @@ function fieldKey(state: PromptState, field: PromptField, key: Key): { state: Pr
   }
 }
 
-/** The coin and network of the sale at the prompt: this sale's, else the day's. */
-export function saleCoin(state: PromptState, defaults: TillDefaults): { payCurrency: string; network?: string | undefined } {
-  const coin = state.retry?.coin ?? state.coin;
-  if (coin !== undefined) return coin;
-  return { payCurrency: defaults.payCurrency, ...(defaults.network !== undefined && { network: defaults.network }) };
-}
-
 /**
  * What a look-up by order id found for a sale whose creation was not confirmed: nothing (it was
  * not created), the newest payment of the order (whatever its state: it is this sale's), or one
@@ -168,31 +138,6 @@ export function orderPayment(
 
 // ---------------------------------------------------------------------------------------------
 // The session's ledger
-
-/**
- * How a sale stands: a payment state from the gateway (final or still open), or `not-confirmed`
- * when its creation was not confirmed and it could not be found (it may exist).
- */
-export type SaleState = PaymentState | 'not-confirmed';
-
-export interface Sale {
-  orderId: string;
-  /** Set once the payment is known to exist. */
-  trackId?: string;
-  amount: Decimal;
-  currency: string;
-  payCurrency: string;
-  network?: string | undefined;
-  /** When the sale was rung up (ms). */
-  at: number;
-  state: SaleState;
-  /** The gateway's last answer about it. */
-  info?: PaymentInfo;
-  /** The receipt written for it. */
-  receipt?: string;
-  /** Why its receipt could not be written (one line). */
-  receiptProblem?: string;
-}
 
 export class TillLedger {
   readonly #sales: Sale[] = [];
@@ -231,29 +176,6 @@ export class TillLedger {
   recent(n: number): Sale[] {
     return this.#sales.slice(-n).reverse();
   }
-}
-
-/** A sale that is not in a final state, and the command that follows it. */
-export interface OpenSale {
-  sale: Sale;
-  command: string;
-}
-
-export interface TillSummary {
-  count: number;
-  /** Per state (in a fixed order), the sales and the amounts asked per currency. */
-  byState: Array<{ state: SaleState; count: number; asked: Map<string, Decimal> }>;
-  /** Per currency, the sales and the amounts asked. */
-  asked: Map<string, { count: number; total: Decimal }>;
-  /** Per coin, what arrived (the payments' transactions, exact sums: src/domain/arrival.ts). */
-  arrived: Map<string, Decimal>;
-  /** Of `arrived`, what was not confirmed yet, per coin. */
-  unconfirmed: Map<string, Decimal>;
-  /** Sales whose arrival the gateway did not report (the legacy inquiry), though something may have. */
-  arrivalUnreported: number;
-  open: OpenSale[];
-  /** One line per receipt that could not be written. */
-  receiptsNotWritten: string[];
 }
 
 const STATE_ORDER: readonly SaleState[] = [

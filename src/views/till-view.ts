@@ -3,14 +3,13 @@
 // the day's summary printed on the normal screen at the end. Pure: state in, lines out, each at
 // most width − 1 columns and height − 1 rows (the counter screen's own rule), so nothing wraps or
 // scrolls at 80×24. The payment itself is the counter screen (counter-screen.ts, pay-view.ts).
-import type { PromptState, Sale, SaleState, TillDefaults, TillSummary } from '../cmdutil/till.js';
-import { saleCoin } from '../cmdutil/till.js';
 import type { Decimal } from '../money/decimal.js';
 import { truncateVisible, wrapPlain } from '../output/cells.js';
 import type { Palette } from '../output/palette.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { renderTable } from '../output/table.js';
 import { localClock } from '../output/time.js';
+import { saleCoin, type PromptState, type Sale, type SaleState, type TillDefaults, type TillSummary } from './till-state.js';
 
 export interface TillScreenInput {
   width: number;
