@@ -16,6 +16,7 @@ import { validateAddress } from '../payment-uri/index.js';
 import { matchNetwork, NETWORKS, type NetworkId, normalizeSymbol, resolveAsset } from '../payment-uri/networks.js';
 import { asciiUpperCase } from '../util/ascii.js';
 import { isJsonObject, type JsonValue } from '../util/json.js';
+import { isTestNetworkAddress } from './payout-address.js';
 
 /** Networks where a transfer carries a memo (a TON comment); elsewhere a memo would be lost. */
 export const MEMO_NETWORKS: ReadonlySet<NetworkId> = new Set(['ton']);
@@ -58,6 +59,8 @@ export interface PayoutInput {
   description: string;
   reference: string;
   referenceGenerated: boolean;
+  /** --sandbox: test-network address forms are taken (./payout-address.ts). */
+  sandbox?: boolean;
 }
 
 /**
@@ -105,6 +108,12 @@ export function checkPayoutInput(input: PayoutInput): PayoutDraft {
       `the address is not a ${networkName} address (it ${check.reason}): nothing was sent`,
       'check the address and the network: a payout to a wrong address is lost',
     );
+  if (input.sandbox !== true && isTestNetworkAddress(networkId, address)) {
+    throw new UsageError(
+      `the address is a ${networkName} test-network address: the gateway pays on the main network; nothing was sent`,
+      'test-network addresses are for the sandbox (--sandbox); check the address',
+    );
+  }
   if (input.memo !== undefined && !MEMO_NETWORKS.has(networkId)) {
     throw new UsageError(`${networkName} transfers carry no memo: --memo would be lost; nothing was sent`, 'leave --memo out, or check --network');
   }

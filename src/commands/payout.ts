@@ -155,6 +155,7 @@ export async function payoutRun(opts: PayoutOptions): Promise<void> {
     description: describeWithReference(reference, flags.description),
     reference,
     referenceGenerated: flags.reference === undefined,
+    sandbox: opts.sandbox,
   });
   requireConfirmable(opts.io, { yes: flags.yes === true, dryRun: flags.dryRun === true, noun: 'payout' });
   const retry = [

@@ -230,6 +230,7 @@ export async function refundRun(opts: RefundOptions): Promise<void> {
     description: describeWithReference(reference, flags.description),
     reference,
     referenceGenerated: flags.reference === undefined,
+    sandbox: opts.sandbox,
   });
   const retry = [
     'gw refund',

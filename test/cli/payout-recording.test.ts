@@ -254,6 +254,7 @@ describe('payouts against a strict recording gateway', () => {
     ['an unknown network', ['payout', '1', 'USDT', TRON_ADDRESS, '--network', 'Arbitrum Nova', '--yes']],
     ['a negative amount', ['payout', '-1', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
     ['a zero amount', ['payout', '0.00', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
+    ['a Bitcoin testnet address without --sandbox', ['payout', '0.001', 'BTC', 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', '--yes']],
     ['an exponent amount', ['payout', '1e-3', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
     ['an amount with a space before it', ['payout', ' 12.5', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
     ['an amount with a space after it', ['payout', '12.5 ', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes']],
