@@ -25,6 +25,7 @@ import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
 import { Decimal } from '../money/decimal.js';
 import { CREATE_INVOICE, type Invoice, type InvoiceRequest } from '../operations/create-invoice.js';
+import { PAYMENT_INFO } from '../operations/payment-info.js';
 import { DEFAULT_SETTLE_SECONDS } from '../sandbox/options.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { parseTimestamp } from '../output/time.js';
@@ -202,6 +203,23 @@ function linkOf(invoice: Invoice): string | undefined {
   }
 }
 
+/**
+ * An invoice is followed over the versioned API whatever `api` says: it was created there, so that
+ * API answers with this key, and its information there says `type: invoice` with the transactions
+ * (docs/gateway.md §10, §12). A gateway serving only the versioned API is followed too.
+ */
+const INVOICE_INFO = { ...PAYMENT_INFO, endpoints: { v1: PAYMENT_INFO.endpoints.v1 } };
+
+function followedOverV1(gateway: GatewayClient): GatewayClient {
+  return new Proxy(gateway, {
+    get(target, key) {
+      if (key === 'paymentInfo') return (trackId: string) => target.perform(INVOICE_INFO, { trackId });
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /** What the payer owes where gw knows it: an invoice stated in a coin, paid in that coin. */
 function expectedOf(request: InvoiceRequest): Expected | null {
   const coin = request.currency === undefined || isFiat(request.currency) ? null : coinKey(request.currency);
@@ -266,7 +284,7 @@ export async function invoiceRun(opts: InvoiceOptions): Promise<void> {
     io,
     clock,
     signal: opts.signal,
-    gateway,
+    gateway: followedOverV1(gateway),
     trackId,
     ...(expiry !== undefined && { expiresAt: expiry }),
     ...(createdAt !== undefined && { createdAt }),

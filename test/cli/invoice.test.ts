@@ -89,6 +89,33 @@ describe('what gw invoice sends (a strict recording server)', () => {
     });
   });
 
+  it('--wait with api legacy: followed over the versioned API it was created on (a gateway serving only that API), exit 0 paid', async () => {
+    const info = {
+      ...{ track_id: '184747701', type: 'invoice', amount: 25.1, currency: 'USD', status: 'paid', order_id: 'ORD-8', expired_at: 4102444800, date: 4102441200 },
+      txs: [
+        {
+          tx_hash: 'ab12',
+          amount: 25.1,
+          currency: 'USDT',
+          network: 'Tron Network',
+          address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
+          status: 'confirmed',
+          confirmations: 20,
+          date: 4102441300,
+        },
+      ],
+    };
+    server.program((req) => {
+      if (req.headers.merchant_api_key !== TEST_MERCHANT_KEY) return json({ data: {}, message: 'key', error: {}, status: 401, version: '1.0.0' }, 401);
+      if (`${req.method} ${req.path}` === 'GET /v1/payment/184747701') return ok(info);
+      return strict(ANSWER)(req);
+    });
+    const r = await gw(['invoice', '25.10', 'USD', '--order-id', 'ORD-8', '--wait', '--json'], { env: env('legacy') });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['POST /v1/payment/invoice', 'GET /v1/payment/184747701']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ trackId: '184747701', status: 'paid', type: 'invoice', received: { USDT: '25.1' } });
+  });
+
   it('without options: the amount and currency, and the order id gw made up; nothing else', async () => {
     server.program(strict(ANSWER));
     const r = await gw(['invoice', '0.000000000000000001', 'ETH', '--json'], { env: env() });

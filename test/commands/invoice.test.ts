@@ -34,7 +34,9 @@ const infoOf = (status: string, txs: string[] = []): PaymentInfo =>
 
 function setup(answers: FakeAnswers, io: TestIOOptions = {}, extra: Partial<InvoiceOptions> = {}) {
   const t = IOStreams.test(io);
-  const gateway = new FakeGateway({ performed: { 'invoice creation': invoice() }, ...answers });
+  // The wait asks for the invoice's information over the versioned API: perform('payment information').
+  const { info, performed, ...rest } = answers;
+  const gateway = new FakeGateway({ ...rest, performed: { 'invoice creation': invoice(), ...(info !== undefined && { 'payment information': info }), ...performed } });
   const opts: InvoiceOptions = {
     io: t.io,
     gateway: async () => gateway,
@@ -97,7 +99,9 @@ describe('gw invoice', () => {
     let i = 0;
     const { t, gateway, opts } = setup({ info: async () => answers[Math.min(i++, answers.length - 1)] as PaymentInfo }, { json: true }, { wait: true });
     await invoiceRun(opts);
-    expect(gateway.calls.filter((c) => c.method === 'paymentInfo')).toHaveLength(4);
+    const polls = gateway.calls.filter((c) => c.args[0] === 'payment information');
+    expect(polls).toHaveLength(4);
+    expect(polls[0]?.args[1]).toEqual({ trackId: '184729305' });
     const doc = JSON.parse(t.stdout()) as Record<string, unknown>;
     expect(doc).toMatchObject({ trackId: '184729305', paymentUrl: LINK, status: 'paid', type: 'invoice', received: { USDT: '25' } });
     // One document: nothing before the end of the wait.
