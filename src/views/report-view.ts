@@ -151,7 +151,12 @@ export function reportText(doc: ReportDocument, width: number, chalk: IOStreams[
       out.push(fitted(`${label}  ${count}${barCell}  ${padVisible(r.asked[k] ?? '', w2)}  ${r.received[k] ?? ''}`));
     }
   }
-  out.push(...totalsFooter(doc.total.totals).trimEnd().split('\n'));
+  // An incomplete report says so above its totals (stdout may be a file read without stderr).
+  out.push(
+    ...totalsFooter(doc.total.totals, doc.incomplete.length === 0)
+      .trimEnd()
+      .split('\n'),
+  );
   const t = doc.total;
   out.push(fitted(`Refunds   ${t.refunds.size === 0 ? 'nothing' : amountsWords(new Map(byKey(t.refunds)))}`));
   if (doc.payouts.included) {

@@ -205,6 +205,7 @@ describe('gw report when the history runs out of time', () => {
     const run = reportRun({ io: t.io, gateway: async () => gateway, clock: new Clock(now), ...buildReportOptions({ since: 'today', by: 'day' }, now) });
     await expect(run).rejects.toThrow(/the report is incomplete: stopped before page 2 of 3: no complete answer .*; the payout history could not be read/);
     expect(t.stdout()).toMatch(/^Received +5\.10 USDT$/m);
+    expect(t.stdout()).toContain('Totals of the rows read; the listing is incomplete:');
     expect(t.stdout()).toContain('payouts not included: no time was left');
   });
 });
