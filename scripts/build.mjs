@@ -467,6 +467,10 @@ function asLauncherFunction(code) {
   // The second line, which the launcher looks for.
   const wrap =
     '(function (main) { return this === globalThis ? main : main.call(this, exports, require, module, __filename, __dirname); }).call(this, function (exports, require, module, __filename, __dirname) {';
+  // The launcher recognises the wrapped bundle by the start of this line: were they to differ, it
+  // would wrap it once more (which still runs, but copies the bundle in V8's young generation).
+  if (!readFileSync(new URL('../bin/gw.cjs', import.meta.url), 'utf8').includes(`'${wrap.slice(0, wrap.indexOf(' main :') + 7)}'`))
+    throw new BuildCheckError("bin/gw.cjs does not look for the bundle's wrapper line that scripts/build.mjs writes");
   const wrapped = `${code.slice(0, newline)}${wrap}\n${code.slice(newline)}\n})\n`;
   const size = 1024 * 1024;
   return wrapped.length + 4 >= size ? wrapped : `${wrapped}//${' '.repeat(size - wrapped.length - 3)}\n`;
