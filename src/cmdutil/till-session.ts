@@ -71,6 +71,40 @@ export async function runTill(options: TillOptions): Promise<TillResult> {
   return new Till(options).run();
 }
 
+/** The most open sales looked up again when the day ends. */
+const REFRESH_MAX = 20;
+
+/**
+ * When the day ends: each sale still open with a track id (the merchant stopped showing it) looked
+ * up once, so the summary says how it stands now (a customer who paid after the screen was left is
+ * not listed as still open). Within `withinMs` in all, and never past `signal`; a look-up that
+ * fails or comes later leaves the sale as it was, still open with its command.
+ */
+export async function refreshOpenSales(ledger: TillLedger, gateway: GatewayClient, withinMs: number, signal: AbortSignal): Promise<void> {
+  const open = ledger.sales.filter((sale) => isOpen(sale) && sale.trackId !== undefined).slice(-REFRESH_MAX);
+  if (open.length === 0 || signal.aborted) return;
+  let done = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stopListening = new AbortController();
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, withinMs);
+    signal.addEventListener('abort', () => resolve(), { once: true, signal: stopListening.signal });
+  });
+  const lookups = Promise.allSettled(
+    open.map(async (sale) => {
+      const info = await gateway.paymentInfo(sale.trackId as string);
+      if (!done) Object.assign(sale, { info, state: info.status });
+    }),
+  );
+  try {
+    await Promise.race([lookups, late]);
+  } finally {
+    done = true;
+    clearTimeout(timer);
+    stopListening.abort();
+  }
+}
+
 class Till {
   readonly #o: TillOptions;
   readonly #ledger = new TillLedger();

@@ -120,6 +120,9 @@ export function tillDefaults(flags: CounterFlags, config: ResolvedConfig, sandbo
   return { currency, payCurrency, ...(network !== undefined && { network }) };
 }
 
+/** How long the end of the day waits for the open payments' states (refreshOpenSales). */
+const REFRESH_MS = 5000;
+
 export async function counterRun(opts: CounterOptions): Promise<void> {
   const { io, flags } = opts;
   if (!io.stdinIsTTY || !io.stdoutIsTTY) {
@@ -155,7 +158,7 @@ export async function counterRun(opts: CounterOptions): Promise<void> {
     receipts = await prepareReceipt(request);
   }
   const gateway = await opts.gateway();
-  const { runTill } = await import('../cmdutil/till-session.js');
+  const { refreshOpenSales, runTill } = await import('../cmdutil/till-session.js');
   opts.releaseDeadline();
 
   io.enterAltScreen();
@@ -179,6 +182,8 @@ export async function counterRun(opts: CounterOptions): Promise<void> {
   } finally {
     io.leaveAltScreen();
   }
+  // The payments the merchant stopped showing may have been paid since: the summary says how they stand now.
+  if (result.stopped === undefined) await refreshOpenSales(result.ledger, gateway, REFRESH_MS, opts.signal);
   io.out(summaryText(summarize(result.ledger, io.sandbox), io.chalk, io.sandbox));
   if (result.stopped !== undefined) throw result.stopped.with({ message: `${result.stopped.message}: the day ended (its summary is above)` });
 }

@@ -241,6 +241,44 @@ describe('gw counter: a morning at the till (sandbox)', () => {
     expect(r.summary).toMatch(/Still open \(1\)/);
   });
 
+  it('a payment left open (Esc) and paid before the day ends: the summary looks it up again and says paid, not still open', async () => {
+    const S = Math.floor(T0 / 1000);
+    let paid = false;
+    const infoNow = (): PaymentInfo =>
+      paymentInfoOf({
+        status: paid ? 'Paid' : 'Waiting',
+        amount: '25',
+        currency: 'USDT',
+        payAmount: '25',
+        payCurrency: 'USDT',
+        network: 'Tron Network',
+        address: 'TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe',
+        orderId: 'left-1',
+        date: S,
+        expiredAt: S + 3600,
+        ...(paid && { txID: 'ab12', payDate: S + 60 }),
+      });
+    const gateway = new FakeGateway({ payment: tronPayment(T0), info: () => infoNow() });
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['showing', ESC],
+        [
+          'prompt',
+          () => {
+            paid = true;
+            return 'q';
+          },
+        ],
+      ],
+      { gateway, orderIds: ['left-1'], env: { GATEWAY_COUNTER_CURRENCY: 'USDT' } },
+    );
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toMatch(/Payment \d+ is still \w+: it is listed at the end of the day/);
+    expect(r.summary).toMatch(/^paid +1 +25 USDT$/m);
+    expect(r.summary).not.toContain('Still open');
+  });
+
   it('a resize while a payment is shown redraws it for the new size, on a cleared screen', async () => {
     let resize = (): void => undefined;
     let io: IOStreams | undefined;
