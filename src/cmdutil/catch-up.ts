@@ -147,6 +147,11 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   }
   const { postBytes } = opts.forward === undefined ? { postBytes: undefined } : await import('../gateway/post.js');
   for (const event of events) {
+    // Seen live since the history was read (gw listen listens while it catches up): not sent twice.
+    if (state.seen.has(event.id)) {
+      result.missed--;
+      continue;
+    }
     const n = recoveredNotification(event, opts.style, event.payout === undefined ? opts.merchantKey : (opts.payoutKey ?? ''));
     let forward: { status?: number; error?: string } | undefined;
     let delivered = true;

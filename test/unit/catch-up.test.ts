@@ -119,3 +119,37 @@ describe('the state file', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"version": 7}');
   });
 });
+
+describe('a live notification received while catching up', () => {
+  // gw listen --catch-up listens while it catches up: a state change delivered live meanwhile is
+  // remembered at once, and the catch-up must not deliver it a second time as recovered.
+  it('is not delivered again as recovered by the catch-up under way', async () => {
+    const { catchUp, rememberLive } = await import('../../src/cmdutil/catch-up.js');
+    const { FakeGateway } = await import('../support/fake-gateway.js');
+    const { IOStreams } = await import('../../src/output/iostreams.js');
+    const statePath = path.join(emptyDir(), 'catch-up-default.json');
+    const state = loadCatchUpState(statePath);
+    const rows = [row('1', 'paid', T_DATE, [v1Tx('t1', '25', 'USDT')]), row('2', 'paid', T_DATE + 10, [v1Tx('t2', '25', 'USDT')])];
+    const gateway = new FakeGateway({ page: { payments: rows, page: 1, pages: 1, total: 2 } });
+    const recorded: string[] = [];
+    const result = await catchUp({
+      io: IOStreams.test().io,
+      gateway,
+      style: 'v1',
+      merchantKey: 'k',
+      since: new Date((T_DATE - 60) * 1000),
+      until: new Date((T_DATE + 60) * 1000),
+      state,
+      statePath,
+      now: () => (T_DATE + 60) * 1000,
+      record: async (line) => {
+        recorded.push(line);
+        // Payment 2's "paid" arrives live while payment 1's recovered one is being recorded.
+        if (recorded.length === 1) rememberLive(statePath, state, eventId('2', 'paid'), T_DATE + 61);
+      },
+    });
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toContain(eventId('1', 'paid'));
+    expect(result.delivered).toBe(1);
+  });
+});
