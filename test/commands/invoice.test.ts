@@ -36,7 +36,10 @@ function setup(answers: FakeAnswers, io: TestIOOptions = {}, extra: Partial<Invo
   const t = IOStreams.test(io);
   // The wait asks for the invoice's information over the versioned API: perform('payment information').
   const { info, performed, ...rest } = answers;
-  const gateway = new FakeGateway({ ...rest, performed: { 'invoice creation': invoice(), ...(info !== undefined && { 'payment information': info }), ...performed } });
+  const gateway = new FakeGateway({
+    ...rest,
+    performed: { 'invoice creation': invoice(), ...(info !== undefined && { 'payment information': info }), ...performed },
+  });
   const opts: InvoiceOptions = {
     io: t.io,
     gateway: async () => gateway,
