@@ -1,7 +1,7 @@
 // A creation that failed after it may have reached the gateway (a payment link, gw invoice): the
-// thing may exist. Say so, and how to recognise it; never send it again automatically. (gw pay's
-// own wording, with --reuse-if-exists, is in src/commands/pay.ts ambiguousFailure; the rule of
-// what counts as a definite refusal is the same.)
+// thing may exist. Say so, and how to recognise it; never send it again automatically. The rule of
+// what counts as a definite refusal (mayHaveBeenCreated) is the one for payments too: gw pay's and
+// gw counter's own wording, with --reuse-if-exists, is src/cmdutil/payment-request.ts ambiguousFailure.
 import { ExitCode, type GwError } from '../errors.js';
 import { isGenericFailure } from '../gateway/result-codes.js';
 import { shellQuote } from '../output/sanitize.js';

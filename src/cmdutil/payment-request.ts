@@ -1,13 +1,13 @@
 // The payment request gw pay and gw counter send, checked before anything is sent (a usage error
 // costs nothing, a bad payment does), and what a creation that failed after the request may have
 // reached the gateway means: the payment may exist (ambiguousFailure).
-import { ExitCode, type GwError, UsageError } from '../errors.js';
+import { type GwError, UsageError } from '../errors.js';
 import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import type { PaymentRequest } from '../gateway/gateway.js';
-import { isGenericFailure } from '../gateway/result-codes.js';
 import { Decimal } from '../money/decimal.js';
 import { shellQuote } from '../output/sanitize.js';
 import { maxAssetDecimals } from '../payment-uri/decimals.js';
+import { mayHaveBeenCreated } from './ambiguous-creation.js';
 import { parseHttpUrl, parseOrderId, parseSymbol, parseText } from './args.js';
 
 /** The options of a payment request, as given on a command line (gw pay's flags, gw counter's). */
@@ -95,19 +95,12 @@ function fitsDecimals(amount: Decimal, decimals: number): boolean {
 }
 
 /**
- * After the request may have reached the gateway, a failure without a clear refusal is ambiguous:
- * the payment may exist. Say so, and how to recognise it; never send it again automatically.
+ * After the request may have reached the gateway, a failure without a clear refusal is ambiguous
+ * (mayHaveBeenCreated, the rule gw invoice's creation follows too): the payment may exist. Say so,
+ * and how to recognise it (gw pay's --reuse-if-exists); never send it again automatically.
  */
 export function ambiguousFailure(error: GwError, request: PaymentRequest, sandbox = false): GwError {
-  const notSent = (error as GwError & { delivery?: string }).delivery === 'not-sent';
-  // A definite refusal: the gateway answered with a result code or an error object, and not one
-  // that says it failed inside (its generic failures 131 and 500, or a 5xx status).
-  const failedInside = (error.result !== undefined && isGenericFailure(error.result)) || (error.status !== undefined && error.status >= 500);
-  const refused = !failedInside && (error.result !== undefined || error.type !== undefined);
-  const uncertainExit = (
-    [ExitCode.UNAVAILABLE, ExitCode.TEMPFAIL, ExitCode.PROTOCOL, ExitCode.INTERRUPTED, ExitCode.TERMINATED, ExitCode.REFUSED] as number[]
-  ).includes(error.exitCode);
-  if (notSent || refused || (!uncertainExit && !failedInside)) return error;
+  if (!mayHaveBeenCreated(error)) return error;
   const recognise =
     request.orderId !== undefined
       ? `look for order id "${request.orderId}" before trying again: gw payments --order-id ${shellQuote(request.orderId)}${sandbox ? ' --sandbox' : ''}, or pay again with --order-id ${shellQuote(request.orderId)} --reuse-if-exists`
