@@ -64,7 +64,7 @@ describe('bash', () => {
   // gw says so, and nothing at all.
   it('completes commands, values after --opt=, profiles from the config file, currencies and files', () => {
     const cases: Array<[string[], string[]]> = [
-      [['pa'], ['pay', 'payments']],
+      [['pa'], ['pay', 'payments', 'payout', 'payouts']],
       [
         ['--profile', '=', 's'],
         ['shop', 'staging'],
