@@ -64,7 +64,11 @@ export interface CatchUpResult {
 }
 
 /** The payouts of the window whose current state was not seen; or why payouts are not caught up. */
-async function payoutEventsOf(opts: CatchUpOptions, until: Date, seen: ReadonlySet<string>): Promise<{ events: MissedEvent[]; note: string }> {
+async function payoutEventsOf(
+  opts: CatchUpOptions,
+  until: Date,
+  seen: ReadonlySet<string>,
+): Promise<{ events: MissedEvent[]; note: string; incomplete?: string }> {
   if (opts.payoutKey === undefined) return { events: [], note: 'payouts not caught up: no payout key is configured (payout notifications are signed with it)' };
   const rows: Payout[] = [];
   try {
@@ -74,6 +78,9 @@ async function payoutEventsOf(opts: CatchUpOptions, until: Date, seen: ReadonlyS
   } catch (error) {
     // The payout history is not served (the sandbox, or no versioned API): payments only.
     if (error instanceof ConfigError) return { events: [], note: `payouts not caught up: ${error.message}` };
+    // Out of time (the payment history may have used it): the payments read are still delivered.
+    if (error instanceof GwError && error.exitCode === ExitCode.TEMPFAIL)
+      return { events: [], note: `payouts not caught up: ${error.message}`, incomplete: `the payout history could not be read (${error.message})` };
     throw error;
   }
 }
@@ -128,12 +135,13 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   // Payouts: their history is versioned only and takes the payout key; without it, one line says so.
   const payouts = await payoutEventsOf(opts, until, seen);
   events.push(...payouts.events);
+  const unread = [incomplete, payouts.incomplete].filter((s): s is string => s !== undefined).join('; ');
   const result: CatchUpResult = {
     missed: events.length,
     delivered: 0,
     failed: 0,
     payoutsNote: payouts.note,
-    ...(incomplete !== undefined && { incomplete }),
+    ...(unread !== '' && { incomplete: unread }),
   };
   const forgetBefore = Math.floor(opts.since.getTime() / 1000) - CATCH_UP_LOOKBACK_S;
   const remember = (e: MissedEvent): void => {
@@ -179,8 +187,9 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
     remember(event);
     saveCatchUpState(opts.statePath, state, forgetBefore);
   }
-  // The window moves on only when everything in it was delivered: what failed stays in the next one.
-  if (result.failed === 0) {
+  // The window moves on only when everything in it was read and delivered: what failed, or was on
+  // a page not read, stays in the next one.
+  if (result.failed === 0 && result.incomplete === undefined) {
     state.lastAt = Math.max(state.lastAt ?? 0, Math.floor(until.getTime() / 1000));
     saveCatchUpState(opts.statePath, state, forgetBefore);
   }
@@ -292,7 +301,7 @@ export async function listenCatchUp(setup: () => Promise<CatchUpSetup>, opts: Li
         `catch-up: ${result.missed} missed notification${result.missed === 1 ? '' : 's'} since ${since.toISOString()}, ${result.delivered} delivered` +
           `${result.failed > 0 ? `, ${result.failed} not taken (tried again on the next start)` : ''}; ${result.payoutsNote}`,
       );
-    if (result.incomplete !== undefined) io.warn(`catch-up: the payment history is incomplete: ${result.incomplete}`);
+    if (result.incomplete !== undefined) io.warn(`catch-up: the history is incomplete: ${result.incomplete}`);
   } catch (error) {
     if (!(error instanceof GwError)) throw error;
     io.warn(`catch-up failed: ${error.message}; still listening`);
@@ -357,6 +366,5 @@ export async function webhookReplayRun(f: Factory, request: ReplayRequest): Prom
       ExitCode.UNAVAILABLE,
       `${result.failed} of ${result.missed} recovered notification${result.missed === 1 ? ' was' : 's were'} not taken by ${request.forward?.url.href ?? 'the receiver'}: the next replay or gw listen --catch-up sends ${result.failed === 1 ? 'it' : 'them'} again`,
     );
-  if (result.incomplete !== undefined)
-    throw new GwError(ExitCode.PROTOCOL, `the payment history is incomplete: ${result.incomplete}; what it showed was delivered`);
+  if (result.incomplete !== undefined) throw new GwError(ExitCode.PROTOCOL, `the history is incomplete: ${result.incomplete}; what it showed was delivered`);
 }

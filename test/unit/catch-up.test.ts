@@ -153,3 +153,42 @@ describe('a live notification received while catching up', () => {
     expect(result.delivered).toBe(1);
   });
 });
+
+describe('a history that could not be read whole', () => {
+  // The gateway hangs on page 2 (the deadline stops the history there) and no time is left for the
+  // payout history: what was read is delivered, the run says it is incomplete, and the window does
+  // not move on, so the next run still reads the pages this one could not.
+  it('delivers what was read, says why it is incomplete, and keeps the window for the next run', async () => {
+    const { catchUp } = await import('../../src/cmdutil/catch-up.js');
+    const { FakeGateway } = await import('../support/fake-gateway.js');
+    const { IOStreams } = await import('../../src/output/iostreams.js');
+    const statePath = path.join(emptyDir(), 'catch-up-default.json');
+    const state = loadCatchUpState(statePath);
+    state.lastAt = T_DATE - 600;
+    const gateway = new FakeGateway({
+      page: (filter: { page?: number }) => {
+        if ((filter.page ?? 1) > 1) throw new GwError(ExitCode.TEMPFAIL, 'no complete answer from the gateway within 4 s');
+        return { payments: [row('1', 'paid', T_DATE, [v1Tx('t1', '25', 'USDT')])], page: 1, pages: 2, total: 2 };
+      },
+      performed: { 'the payout history': new GwError(ExitCode.TEMPFAIL, 'no time was left to send the request to the gateway') },
+    });
+    const recorded: string[] = [];
+    const result = await catchUp({
+      io: IOStreams.test().io,
+      gateway,
+      style: 'v1',
+      merchantKey: 'k',
+      payoutKey: 'p',
+      since: new Date((T_DATE - 60) * 1000),
+      until: new Date((T_DATE + 60) * 1000),
+      state,
+      statePath,
+      now: () => (T_DATE + 60) * 1000,
+      record: async (line) => void recorded.push(line),
+    });
+    expect(recorded).toHaveLength(1);
+    expect(result.incomplete).toMatch(/stopped before page 2 of 2: no complete answer.*; the payout history could not be read/);
+    expect(result.payoutsNote).toBe('payouts not caught up: no time was left to send the request to the gateway');
+    expect(loadCatchUpState(statePath).lastAt).toBe(T_DATE - 600);
+  });
+});
