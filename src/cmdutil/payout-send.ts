@@ -184,6 +184,37 @@ export class PayoutError extends GwError {
   }
 }
 
+/** A usage error before anything was sent (bad input, no terminal): still a usage error, and its JSON says the payout was not made. */
+class NothingSentUsageError extends UsageError {
+  constructor(
+    source: UsageError,
+    readonly reference: string,
+  ) {
+    super(source.message, source.hint);
+  }
+
+  override jsonFields(): Record<string, string | number> {
+    return { ...super.jsonFields(), payout: 'none', reference: this.reference };
+  }
+
+  /** With more details (the usage line gw adds): still this error. */
+  override with(details: Parameters<GwError['with']>[0]): GwError {
+    if (details.exitCode !== undefined && details.exitCode !== this.exitCode) return super.with(details);
+    return new NothingSentUsageError(new UsageError(details.message ?? this.message, details.hint ?? this.hint), this.reference);
+  }
+}
+
+/**
+ * Any failure of `gw payout` or `gw refund` before its payout request was sent (`sender` unused):
+ * the same failure, whose JSON says `"payout": "none"` with the reference, so every failure says
+ * what became of the payout. A failure once the request was sent is left as it is (it says so itself).
+ */
+export function failedBeforeSending(error: unknown, sender: OneShotSender, reference: string): unknown {
+  if (sender.used || error instanceof PayoutError || error instanceof NothingSentUsageError || !(error instanceof GwError)) return error;
+  if (error instanceof UsageError) return new NothingSentUsageError(error, reference);
+  return new PayoutError(error.exitCode, error.message, error.details(), 'none', reference);
+}
+
 /**
  * The failure of the one payout request: a definite refusal (the gateway answered 4xx with its
  * error, or the request provably never left) says nothing was sent; anything else may have made

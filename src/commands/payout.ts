@@ -13,7 +13,7 @@ import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { describeWithReference, generatePayoutReference, mathRandom, parseReference } from '../cmdutil/payout-reference.js';
 import { checkPayoutInput } from '../cmdutil/payout-checks.js';
-import { executePayout, OneShotSender, requireConfirmable } from '../cmdutil/payout-send.js';
+import { executePayout, failedBeforeSending, OneShotSender, requireConfirmable } from '../cmdutil/payout-send.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { payoutJson, printPayout } from '../cmdutil/payout-view.js';
 import { isFinalPayout, type PayoutState } from '../domain/payout-status.js';
@@ -143,8 +143,16 @@ function parsePayoutFlags(flags: PayoutFlags): void {
 }
 
 export async function payoutRun(opts: PayoutOptions): Promise<void> {
+  const reference = opts.flags.reference ?? generatePayoutReference(opts.clock.now(), mathRandom);
+  try {
+    await sendPayout(opts, reference);
+  } catch (error) {
+    throw failedBeforeSending(error, opts.sender, reference);
+  }
+}
+
+async function sendPayout(opts: PayoutOptions, reference: string): Promise<void> {
   const { flags } = opts;
-  const reference = flags.reference ?? generatePayoutReference(opts.clock.now(), mathRandom);
   const draft = checkPayoutInput({
     amount: opts.amount,
     currency: opts.currency,

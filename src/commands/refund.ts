@@ -13,7 +13,7 @@ import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { describeWithReference, generateRefundReference, mathRandom, parseReference, referenceOf, refundPrefix } from '../cmdutil/payout-reference.js';
 import { checkPayoutInput, parsePayoutAmount } from '../cmdutil/payout-checks.js';
-import { executePayout, OneShotSender, requireConfirmable } from '../cmdutil/payout-send.js';
+import { executePayout, failedBeforeSending, OneShotSender, requireConfirmable } from '../cmdutil/payout-send.js';
 import { refundedByCoin, refundsOf, refundsSince } from '../cmdutil/refunds.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
@@ -170,6 +170,15 @@ function showArrived(io: IOStreams, trackId: string, groups: Arrived[], refunds:
 }
 
 export async function refundRun(opts: RefundOptions): Promise<void> {
+  const reference = opts.flags.reference ?? generateRefundReference(opts.trackId, mathRandom);
+  try {
+    await sendRefund(opts, reference);
+  } catch (error) {
+    throw failedBeforeSending(error, opts.sender, reference);
+  }
+}
+
+async function sendRefund(opts: RefundOptions, reference: string): Promise<void> {
   const { io, flags, trackId } = opts;
   requireConfirmable(io, { yes: flags.yes === true, dryRun: flags.dryRun === true, noun: 'refund' });
   const gateway = await opts.gateway();
@@ -219,7 +228,6 @@ export async function refundRun(opts: RefundOptions): Promise<void> {
   }
   if (group.network === '')
     throw new GwError(ExitCode.DATA, `the gateway does not say which network payment ${trackId} arrived on: gw cannot refund it safely; nothing was sent`);
-  const reference = flags.reference ?? generateRefundReference(trackId, mathRandom);
   const draft = checkPayoutInput({
     amount: amount.toString(),
     currency: group.coin,

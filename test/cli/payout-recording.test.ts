@@ -271,6 +271,20 @@ describe('payouts against a strict recording gateway', () => {
     expect(r.stdout).not.toContain('will be sent');
   });
 
+  it.each([
+    ['bad input (an exponent amount)', ['payout', '1e-3', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes', '--json'], 64, 'gw-po-'],
+    ['a refused check (below the minimum)', ['payout', '0.4', 'USDT', TRON_ADDRESS, '--network', 'tron', '--yes', '--json'], 65, 'gw-po-'],
+    ['a read that failed (the payment unknown)', ['refund', '999', '--to', TRON_ADDRESS, '--yes', '--json'], 65, 'refund-999-'],
+    ['more than can be refunded', ['refund', PAYMENT_ID, '--to', TRON_ADDRESS, '--amount', '26', '--yes', '--json'], 65, `refund-${PAYMENT_ID}-`],
+  ])('every failure before sending says so in JSON, %s: "payout": "none" with the reference, no POST', async (_name, args, exit, prefix) => {
+    const r = await run(args);
+    expect(r.exitCode, r.stderr).toBe(exit);
+    const error = (JSON.parse(r.stderr.trim().split('\n').pop() ?? '') as { error: Record<string, unknown> }).error;
+    expect(error).toMatchObject({ exitCode: exit, payout: 'none' });
+    expect(String(error.reference)).toMatch(new RegExp(`^${prefix}`));
+    expect(posts()).toHaveLength(0);
+  });
+
   it('without a general key the balance is "not checked", said in the confirmation, and the payout is still sent once', async () => {
     const r = await run(payout('--yes', '--json'), { GATEWAY_GENERAL_KEY: '' });
     expect(r.exitCode, r.stderr).toBe(0);
