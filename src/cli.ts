@@ -195,6 +195,8 @@ export function asGwError(error: unknown): GwError {
  */
 export async function runCli(argv: readonly string[], f: Factory): Promise<number> {
   await f.io.loadColor();
+  // Messages keep a command to run whole (src/output/wrap.ts): gw's commands are the registry's.
+  f.io.setCommandWords(COMMANDS.flatMap((row) => [row.name, ...(row.aliases ?? [])]));
   const program = await newCmdRoot(f, argv);
   try {
     if (argv.length === 0) {

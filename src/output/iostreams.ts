@@ -19,7 +19,7 @@ import { loadColor, paletteFor, type Palette } from './palette.js';
 import type { Prompter } from './prompter.js';
 import { scrubSecrets, terminalSafe } from './sanitize.js';
 import { CLEAR_LINE, CLEAR_SCREEN, fitLiveLine, RedrawnBlock } from './screen.js';
-import { wrapText } from './wrap.js';
+import { GW_COMMANDS, wrapText } from './wrap.js';
 import { ENTER_ALT_SCREEN, type Key, LEAVE_ALT_SCREEN, parseKeys } from './keys.js';
 import type { InStream, OutStream } from './streams.js';
 
@@ -129,6 +129,8 @@ export class IOStreams {
   readonly #screen = new RedrawnBlock();
   /** Whether a live line is on stderr (liveLine), to clear before anything else is written there. */
   #liveLine = false;
+  /** gw's command names, which start a command to run in a message (setCommandWords). */
+  #commandWords: readonly string[] = GW_COMMANDS;
 
   constructor(private readonly options: IOStreamsOptions) {
     this.stdoutIsTTY = options.stdout.isTTY === true;
@@ -184,6 +186,18 @@ export class IOStreams {
   /** --qr-charset: the characters a QR is drawn with, whatever the locale and GW_UTF8 say. */
   setQrCharset(charset: QrCharset | undefined): void {
     this.#qrCharset = charset;
+  }
+
+  /**
+   * gw's command names (src/cli.ts gives the registry's): in a message wrapped to the terminal,
+   * `gw` and one of them start a command to run, kept whole on a line of its own (src/output/wrap.ts).
+   */
+  setCommandWords(words: readonly string[]): void {
+    this.#commandWords = [...words];
+  }
+
+  get commandWords(): readonly string[] {
+    return this.#commandWords;
   }
 
   /** --qr-theme: the background a QR is drawn for where its colours cannot be set. */
@@ -483,7 +497,7 @@ export class IOStreams {
   #fitted(text: string, indent: string): string {
     if (!this.stderrIsTTY) return text;
     const columns = this.options.stderr.columns ?? this.width();
-    return wrapText(text, Math.max(20, columns - 1), indent);
+    return wrapText(text, Math.max(20, columns - 1), indent, this.#commandWords);
   }
 
   /**
