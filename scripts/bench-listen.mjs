@@ -36,7 +36,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const gwBin = path.join(root, 'bin', 'gw.cjs');
+// BENCH_GW=<path of a gw.cjs launcher> measures another build (one of `build.mjs --out=<dir>`).
+const gwBin = path.resolve(process.env.BENCH_GW ?? path.join(root, 'bin', 'gw.cjs'));
 const COUNT = Number(process.env.BENCH_LISTEN_COUNT ?? 20_000);
 const WARMUP = Number(process.env.BENCH_LISTEN_WARMUP ?? 3_000);
 const CONCURRENCY = Number(process.env.BENCH_LISTEN_CONCURRENCY ?? 16);

@@ -35,7 +35,8 @@ const gwEnv = { ...env, ...KEYS, GATEWAY_BASE_URL: gateway.url };
 const TRACK_ID = '184729305'; // the payment of the published inquiry answer the gateway serves
 
 const floorOn = (route, body) => ({ argv: [node, floor, `${gateway.url}${route}`, JSON.stringify(body)], env, cwd: work });
-const seaBin = path.join(root, 'dist', 'sea', 'gw');
+// The one-file executable (npm run build:sea; BENCH_SEA=<path> for another).
+const seaBin = path.resolve(process.env.BENCH_SEA ?? path.join(root, 'dist', 'sea', 'gw'));
 const gw = (args, e = gwEnv) => ({ argv: [node, gwBin, ...args], env: e, cwd: work });
 const COMPARISONS = [
   {

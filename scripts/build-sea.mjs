@@ -15,8 +15,8 @@
 //
 // `--out=<file>` writes the executable there instead of dist/sea/gw (the e2e test builds into its
 // temporary folder, so that `npm run build`, which empties dist/, cannot remove it mid-run).
-import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,17 +53,19 @@ try {
   writeFileSync(path.join(work, 'main.cjs'), launcher(version));
   const assets = { 'gw.cjs': path.join(dist, 'gw.cjs') };
   for (const name of ['llhttp-wasm.wasm', 'llhttp_simd-wasm.wasm']) assets[`llhttp/${name}`] = path.join(dist, 'llhttp', name);
-  const blob = path.join(work, 'gw.blob');
-  writeFileSync(
-    path.join(work, 'sea-config.json'),
-    JSON.stringify({ main: path.join(work, 'main.cjs'), output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false, assets }),
-  );
-  step('the blob', process.execPath, ['--experimental-sea-config', path.join(work, 'sea-config.json')]);
-
+  // Made once without code caches, run to write them, and made again with them.
   const binary = path.join(work, 'gw');
-  copyFileSync(process.execPath, binary);
-  chmodSync(binary, 0o755);
-  step('postject', process.execPath, [path.join(ROOT, 'node_modules', 'postject', 'dist', 'cli.js'), binary, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE]);
+  inject(binary, assets);
+  const caches = path.join(work, 'caches');
+  mkdirSync(caches);
+  await writeCodeCaches(binary, caches);
+  const made = readdirSync(caches);
+  for (const variant of made) assets[`cache/${variant}`] = path.join(caches, variant);
+  inject(binary, assets);
+  // The executable that is written runs: its version, and a command through the bundle.
+  const smoke = (args) => spawnSync(binary, args, { cwd: work, env: { PATH: '', HOME: work }, encoding: 'utf8', timeout: 20_000 });
+  if (smoke(['--version']).stdout !== `${version}\n` || smoke(['config', '--json']).status !== 0) fail('the executable does not run');
+  if (made.length === 0) process.stderr.write('build-sea: no code cache was made: the executable compiles gw on every run\n');
   mkdirSync(path.dirname(OUTPUT), { recursive: true });
   const temporary = `${OUTPUT}.${process.pid}.tmp`;
   copyFileSync(binary, temporary);
@@ -74,6 +76,74 @@ try {
   );
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** Writes the blob with `assets` and injects it into a fresh copy of this Node at `binary`. */
+function inject(binary, assets) {
+  const blob = path.join(work, 'gw.blob');
+  writeFileSync(
+    path.join(work, 'sea-config.json'),
+    JSON.stringify({ main: path.join(work, 'main.cjs'), output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false, assets }),
+  );
+  step('the blob', process.execPath, ['--experimental-sea-config', path.join(work, 'sea-config.json')]);
+  rmSync(binary, { force: true });
+  copyFileSync(process.execPath, binary);
+  chmodSync(binary, 0o755);
+  step('postject', process.execPath, [path.join(ROOT, 'node_modules', 'postject', 'dist', 'cli.js'), binary, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE]);
+}
+
+/**
+ * The launcher's V8 code caches, as scripts/build.mjs makes the npm package's: each common command
+ * run once by the executable itself, in an empty home, against a `gw sandbox` it serves on
+ * 127.0.0.1, with GW_SEA_CACHE_OUT naming where the launcher writes that command's cache as it
+ * exits. Only an optimisation: a command without one compiles as usual.
+ */
+async function writeCodeCaches(binary, out) {
+  const home = path.join(work, 'home');
+  mkdirSync(home);
+  const base = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_STATE_HOME: path.join(home, '.state'),
+    NO_COLOR: '1',
+  };
+  const run = (args, env = base) =>
+    spawnSync(binary, args, { cwd: home, env: { ...env, GW_SEA_CACHE_OUT: out }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000 });
+  run(['config', '--json']);
+  run(['pay', '25', 'USDT', '--json', '--sandbox', '--order-id', 'build-cache']);
+  const sandbox = spawn(binary, ['sandbox', '--json'], { cwd: home, env: base, stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const url = await new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), 20_000);
+      let text = '';
+      sandbox.stdout.on('data', (chunk) => {
+        text += chunk;
+        if (!text.includes('\n')) return;
+        clearTimeout(timer);
+        try {
+          resolve(JSON.parse(text.slice(0, text.indexOf('\n'))).url);
+        } catch {
+          resolve(undefined);
+        }
+      });
+      sandbox.on('exit', () => resolve(undefined));
+    });
+    if (typeof url !== 'string') return;
+    const env = { ...base, GATEWAY_BASE_URL: url, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key', GATEWAY_PAYOUT_KEY: 'sandbox-payout-key' };
+    const paid = run(['pay', '25', 'USDT', '--json', '--order-id', 'build-cache'], env);
+    const trackId = /"trackId": "([a-z0-9]+)"/.exec(paid.stdout ?? '')?.[1] ?? 'sbx0';
+    for (const args of [
+      ['status', trackId, '--json'],
+      ['payments', '--json'],
+      ['rate', 'BTC', 'USDT', '--json'],
+      ['currencies', '--json'],
+      ['balance', '--json'],
+    ])
+      run(args, env);
+  } finally {
+    sandbox.kill();
+  }
 }
 
 /** The executable's main script: CommonJS, built-in modules only. */
@@ -103,13 +173,46 @@ function load() {
   const path = require('node:path');
   const vm = require('node:vm');
   const Module = require('node:module');
-  const source = require('node:sea').getAsset('gw.cjs', 'utf8');
+  const sea = require('node:sea');
+  const source = sea.getAsset('gw.cjs', 'utf8');
   const filename = process.execPath;
+  // A V8 code cache per command, made by the build (as bin/gw.cjs keeps them beside the bundle).
+  const commands = commandsOf(source);
+  const word = args.find((arg) => Object.hasOwn(commands, arg));
+  const variant = (word === undefined ? 'other' : commands[word]) + (args.includes('--sandbox') ? '-sandbox' : '');
+  let cachedData;
+  try {
+    cachedData = process.execArgv.length === 0 ? Buffer.from(sea.getAsset('cache/' + variant)) : undefined;
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new vm.Script(Module.wrap(source), { filename, ...(cachedData && { cachedData }) });
+  const out = process.env.GW_SEA_CACHE_OUT;
+  if (out && /^[a-z][a-z0-9-]*$/.test(variant) && (cachedData === undefined || script.cachedDataRejected)) {
+    // The build's run (scripts/build-sea.mjs): the cache, after the run, with V8's flags as at start.
+    process.once('exit', () => {
+      try {
+        require('node:v8').setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
+        require('node:fs').writeFileSync(path.join(out, variant), script.createCachedData(), { flag: 'wx' });
+      } catch {}
+    });
+  }
   // The bundle's own import() (a JavaScript config file) goes through this script's.
   globalThis[Symbol.for('gw.import')] = (specifier) => import(specifier);
   const mod = new Module(filename, module);
   mod.filename = filename;
-  new vm.Script(Module.wrap(source), { filename }).runInThisContext()(mod.exports, require, mod, filename, path.dirname(filename));
+  script.runInThisContext()(mod.exports, require, mod, filename, path.dirname(filename));
+}
+
+/** The bundle's first line, \`//gw-commands {"init":"init",…}\`: each word that names a command, and its name. */
+function commandsOf(source) {
+  const prefix = '//gw-commands ';
+  if (!source.startsWith(prefix)) return {};
+  try {
+    return JSON.parse(source.slice(prefix.length, source.indexOf('\\n')));
+  } catch {
+    return {};
+  }
 }
 `;
 }
