@@ -1,6 +1,7 @@
 // The payment request gw pay and gw counter send, checked before anything is sent (a usage error
 // costs nothing, a bad payment does), and what a creation that failed after the request may have
-// reached the gateway means: the payment may exist (ambiguousFailure).
+// reached the gateway means: the payment may exist (ambiguousFailure). gw invoice takes its
+// amount and terms from here too (parseAmountArg, parseTermFlags).
 import { type GwError, UsageError } from '../errors.js';
 import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import type { PaymentRequest } from '../gateway/gateway.js';
@@ -23,8 +24,8 @@ export interface PaymentRequestFlags {
   email?: string;
 }
 
-/** Validates everything before any request is made: a usage error costs nothing, a bad payment does. */
-export function buildPaymentRequest(amountText: string, currencyText: string, flags: PaymentRequestFlags): PaymentRequest {
+/** <amount> as typed (gw pay, gw counter, gw invoice): a plain positive decimal, kept exactly. */
+export function parseAmountArg(amountText: string): Decimal {
   const amount = Decimal.parseAmount(amountText);
   if (amount === undefined) {
     throw new UsageError(
@@ -32,25 +33,14 @@ export function buildPaymentRequest(amountText: string, currencyText: string, fl
       'no signs, exponents, thousands separators or commas',
     );
   }
-  const currency = parseSymbol(currencyText, '<currency>');
-  const payCurrency = parseSymbol(flags.payCurrency ?? currency, '--pay-currency');
-  if (isFiat(payCurrency)) {
-    throw new UsageError(
-      `${payCurrency} is not a coin a payer can send: name one with --pay-currency`,
-      `e.g. gw pay ${amount} ${currency} --pay-currency USDT`,
-    );
-  }
-  if (currency === payCurrency) {
-    const decimals = maxAssetDecimals(payCurrency, flags.network);
-    if (decimals !== undefined && !fitsDecimals(amount, decimals)) {
-      throw new UsageError(
-        `${amount} ${payCurrency} has more decimal places than ${payCurrency} has (${decimals}): it cannot be paid exactly`,
-        'gw never rounds an amount: give at most that many decimals',
-      );
-    }
-  }
-  const request: PaymentRequest = { amount, currency, payCurrency };
+  return amount;
+}
 
+/** The terms a payment and an invoice both take (--life-time, --fee-paid-by-payer, --under-paid-cover), checked. */
+export function parseTermFlags(
+  flags: Pick<PaymentRequestFlags, 'lifeTime' | 'feePaidByPayer' | 'underPaidCover'>,
+): Pick<PaymentRequest, 'lifeTime' | 'feePaidByPayer' | 'underPaidCover'> {
+  const request: Pick<PaymentRequest, 'lifeTime' | 'feePaidByPayer' | 'underPaidCover'> = {};
   if (flags.lifeTime !== undefined) {
     const check = checkLifeTime(flags.lifeTime);
     if (!check.ok)
@@ -71,6 +61,30 @@ export function buildPaymentRequest(amountText: string, currencyText: string, fl
       );
     request.underPaidCover = check.value;
   }
+  return request;
+}
+
+/** Validates everything before any request is made: a usage error costs nothing, a bad payment does. */
+export function buildPaymentRequest(amountText: string, currencyText: string, flags: PaymentRequestFlags): PaymentRequest {
+  const amount = parseAmountArg(amountText);
+  const currency = parseSymbol(currencyText, '<currency>');
+  const payCurrency = parseSymbol(flags.payCurrency ?? currency, '--pay-currency');
+  if (isFiat(payCurrency)) {
+    throw new UsageError(
+      `${payCurrency} is not a coin a payer can send: name one with --pay-currency`,
+      `e.g. gw pay ${amount} ${currency} --pay-currency USDT`,
+    );
+  }
+  if (currency === payCurrency) {
+    const decimals = maxAssetDecimals(payCurrency, flags.network);
+    if (decimals !== undefined && !fitsDecimals(amount, decimals)) {
+      throw new UsageError(
+        `${amount} ${payCurrency} has more decimal places than ${payCurrency} has (${decimals}): it cannot be paid exactly`,
+        'gw never rounds an amount: give at most that many decimals',
+      );
+    }
+  }
+  const request: PaymentRequest = { amount, currency, payCurrency, ...parseTermFlags(flags) };
   if (flags.callbackUrl !== undefined) {
     parseHttpUrl(flags.callbackUrl, '--callback-url', { credentials: 'allowed' });
     request.callbackUrl = flags.callbackUrl;

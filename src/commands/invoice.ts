@@ -17,13 +17,13 @@ import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
 import { generateOrderId } from '../cmdutil/order-id.js';
+import { parseAmountArg, parseTermFlags } from '../cmdutil/payment-request.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { endingFailure, resumeCommand } from '../cmdutil/wait.js';
 import { coinKey, type Expected } from '../domain/arrival.js';
-import { checkFeePaidByPayer, checkLifeTime, checkUnderPaidCover, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
+import { isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
-import { Decimal } from '../money/decimal.js';
 import { CREATE_INVOICE, type Invoice, type InvoiceRequest } from '../operations/create-invoice.js';
 import { PAYMENT_INFO } from '../operations/payment-info.js';
 import { DEFAULT_SETTLE_SECONDS } from '../sandbox/options.js';
@@ -130,34 +130,8 @@ function parseBit(text: string, flag: string, meaning: string): boolean {
 
 /** Validates everything before any request is made: a usage error costs nothing. */
 export function buildInvoiceRequest(amountText: string, currencyText: string, flags: InvoiceFlags): InvoiceRequest {
-  const amount = Decimal.parseAmount(amountText);
-  if (amount === undefined) {
-    throw new UsageError(
-      `<amount> must be a plain positive decimal such as 25 or 0.00038127 (got "${amountText.slice(0, 40)}")`,
-      'no signs, exponents, thousands separators or commas',
-    );
-  }
-  const request: InvoiceRequest = { amount, currency: parseSymbol(currencyText, '<currency>') };
-  if (flags.lifeTime !== undefined) {
-    const check = checkLifeTime(flags.lifeTime);
-    if (!check.ok)
-      throw new UsageError(`--life-time must be a whole number of minutes from ${LIFETIME.min} to ${LIFETIME.max} (got "${flags.lifeTime.slice(0, 20)}")`);
-    request.lifeTime = check.value;
-  }
-  if (flags.feePaidByPayer !== undefined) {
-    const check = checkFeePaidByPayer(flags.feePaidByPayer);
-    if (!check.ok)
-      throw new UsageError(`--fee-paid-by-payer must be 0 (merchant pays the fee) or 1 (payer pays it), got "${flags.feePaidByPayer.slice(0, 20)}"`);
-    request.feePaidByPayer = check.value;
-  }
-  if (flags.underPaidCover !== undefined) {
-    const check = checkUnderPaidCover(flags.underPaidCover);
-    if (!check.ok)
-      throw new UsageError(
-        `--under-paid-cover must be a percentage from ${UNDERPAID_COVER.min} to ${UNDERPAID_COVER.max} (got "${flags.underPaidCover.slice(0, 20)}")`,
-      );
-    request.underPaidCover = check.value;
-  }
+  const amount = parseAmountArg(amountText);
+  const request: InvoiceRequest = { amount, currency: parseSymbol(currencyText, '<currency>'), ...parseTermFlags(flags) };
   if (flags.toCurrency !== undefined) {
     const to = parseSymbol(flags.toCurrency, '--to-currency');
     if (isFiat(to)) throw new UsageError(`--to-currency must be a coin (the gateway converts into USDT), not ${to}`);
