@@ -25,7 +25,7 @@ import { shellQuote } from '../output/sanitize.js';
 import { renderTable } from '../output/table.js';
 import { matchNetwork } from '../payment-uri/networks.js';
 import type { Clock } from '../util/clock.js';
-import { subtract } from '../domain/arrival.js';
+import { type ArrivedTx, subtract } from '../domain/arrival.js';
 
 export interface RefundFlags {
   to: string;
@@ -160,9 +160,19 @@ export function newCmdRefund(f: Factory, runF: (opts: RefundOptions) => Promise<
   );
 }
 
-function showArrived(io: IOStreams, trackId: string, groups: Arrived[], refunds: readonly Payout[]): void {
+const TX_STATE: Readonly<Record<ArrivedTx['count'], string>> = { confirmed: 'confirmed', confirming: 'not confirmed yet', 'not-counted': 'not counted' };
+
+function showArrived(io: IOStreams, trackId: string, info: PaymentInfo, groups: Arrived[], refunds: readonly Payout[]): void {
+  // Each transaction (coin, network, amount), then what each coin and network adds up to.
+  const txRows = (info.arrival.transactions ?? []).map((tx) => [
+    tx.coin ?? '?',
+    tx.network === null || tx.network.isBlank ? '—' : tx.network.line(40),
+    tx.amount?.toString() ?? '?',
+    TX_STATE[tx.count],
+    tx.hash === null || tx.hash.isBlank ? '—' : tx.hash.line(16),
+  ]);
   const rows = groups.map((g) => [g.coin, g.network || '—', g.confirmed.toString(), g.unconfirmed.isZero ? '' : g.unconfirmed.toString()]);
-  const text = `Payment ${trackId}: what arrived\n${renderTable(['Coin', 'Network', 'Confirmed', 'Not confirmed yet'], rows)}${
+  const text = `Payment ${trackId}: what arrived\n${renderTable(['Coin', 'Network', 'Amount', 'State', 'Transaction'], txRows)}In all:\n${renderTable(['Coin', 'Network', 'Confirmed', 'Not confirmed yet'], rows)}${
     refunds.length === 0 ? '' : `Earlier refunds: ${refunds.map((r) => `${r.trackId} ${r.amount ?? '?'} ${r.currency ?? ''} (${r.status})`).join(', ')}\n`
   }`;
   if (io.json) io.err(text);
@@ -196,7 +206,7 @@ async function sendRefund(opts: RefundOptions, reference: string): Promise<void>
       throw error.with({ message: `the earlier refunds of payment ${trackId} could not be read (${error.message}): nothing was sent` });
     throw error;
   }
-  showArrived(io, trackId, groups, refunds);
+  showArrived(io, trackId, info, groups, refunds);
   // Run again with --reference after an ambiguous failure: a refund already made with it, to this
   // address, is what the look before sending finds and reports (nothing sent, exit 0), so it is not
   // counted against what is left; otherwise a full refund, once made, would read as "nothing left".

@@ -451,6 +451,9 @@ describe('payouts against a strict recording gateway', () => {
     const btc = await run(['refund', MIXED_ID, '--to', BTC_ADDRESS, '--coin', 'BTC', '--yes', '--json']);
     expect(btc.exitCode, btc.stderr).toBe(0);
     expect(btc.stderr).toContain('was converted on arrival');
+    // What arrived, per transaction (coin, network, amount, state, hash), then per coin and network.
+    expect(btc.stderr).toMatch(/^USDT +Tron Network +20 +confirmed +bb$/m);
+    expect(btc.stderr).toMatch(/^BTC +Bitcoin Network +0\.00005 +confirmed +cc$/m);
     expect(JSON.parse(btc.stdout)).toMatchObject({ amount: '0.00005', currency: 'BTC', network: 'Bitcoin', address: BTC_ADDRESS });
     expect(posts()).toHaveLength(1);
   });
