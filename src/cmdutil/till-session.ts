@@ -143,7 +143,12 @@ class Till {
         }
       }
     } catch (error) {
-      if (!this.#o.signal.aborted) throw error;
+      // Whatever ends the day, its summary is printed: a failure no sale could handle ends it with
+      // that failure (and its exit code) after the summary, never without one.
+      if (!this.#o.signal.aborted) {
+        if (error instanceof GwError) return { ledger: this.#ledger, stopped: error };
+        throw error;
+      }
       const reason = this.#o.signal.reason;
       return { ledger: this.#ledger, stopped: reason instanceof GwError ? reason : new GwError(ExitCode.INTERRUPTED, 'interrupted') };
     } finally {
@@ -392,6 +397,19 @@ class Till {
           draw(line);
         },
       });
+    } catch (error) {
+      // One payment that cannot be followed (the gateway refuses its look-up: a key revoked, a
+      // gateway that lost it) ends neither the day nor the sale: back to the prompt, the sale
+      // listed as it last stood, with the command that checks it.
+      if (!(error instanceof GwError) || o.signal.aborted) throw error;
+      return {
+        amount: '',
+        message: {
+          text: `Payment ${trackId} could not be followed: ${error.message}. It stays listed as ${sale.state} at the end of the day. Check it:`,
+          tone: 'error',
+          command: follow,
+        },
+      };
     } finally {
       stop.abort();
       await watcher;

@@ -279,6 +279,24 @@ describe('gw counter: a morning at the till (sandbox)', () => {
     expect(r.summary).not.toContain('Still open');
   });
 
+  it('a payment whose look-up the gateway refuses (the sandbox restarted, a key revoked): back to the prompt, the day goes on, the sale listed open', async () => {
+    const refused = new GwError(ExitCode.DATA, 'the gateway refused: Invalid trackId (result 116)');
+    const gateway = new FakeGateway({ payment: tronPayment(T0), info: refused });
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['showing', ''],
+        ['prompt', 'q'],
+      ],
+      { gateway, orderIds: ['gone-1'], env: { GATEWAY_COUNTER_CURRENCY: 'USDT' } },
+    );
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toMatch(/Payment \d+ could not be followed: the gateway refused: Invalid trackId/);
+    expect(r.summary).toContain('1 sale');
+    expect(r.summary).toMatch(/Still open \(1\)/);
+    expect(r.summary).toMatch(/gw status \d+ --wait/);
+  });
+
   it('a resize while a payment is shown redraws it for the new size, on a cleared screen', async () => {
     let resize = (): void => undefined;
     let io: IOStreams | undefined;
