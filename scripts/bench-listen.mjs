@@ -338,7 +338,10 @@ const quantile = (xs, p) => {
 const versus = [];
 for (const json of [false, true]) {
   const floor = await startFloor(json);
-  const listener = await startListener(json);
+  const listener = await startListener(json).catch((error) => {
+    floor.child.kill();
+    throw error;
+  });
   try {
     for (const concurrency of [10, 100]) {
       const one = async (side) => {
