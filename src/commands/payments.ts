@@ -237,20 +237,28 @@ async function paymentsCsv(opts: PaymentsOptions): Promise<void> {
   const options = { valuer: opts.csvValuer };
   const out = new CsvWriter(io, paymentCsvHeader(options), 'payment');
   let unlisted = 0;
+  let totalsOnly = 0;
   const listing = await listPayments(gateway, opts.filter, {
     all: true,
     maxPages: Number.POSITIVE_INFINITY,
     keep: false,
     onRows: (rows: readonly PaymentInfo[]) => {
-      for (const p of rows) if (p.arrival.transactions === null) unlisted++;
+      for (const p of rows) if (p.arrival.transactions === null) p.arrival.source === 'total' ? totalsOnly++ : unlisted++;
       return out.write(rows.map((p) => paymentCsvRows(p, options)).join(''), rows.length);
     },
   });
   await out.end();
   // The legacy history lists no transactions: said once, with the way to get them.
-  if (unlisted > 0)
+  const none = unlisted + totalsOnly;
+  if (none > 0)
     io.notice(
-      `gw: the history lists no transactions for ${unlisted === out.count ? 'these payments' : `${unlisted} of ${out.count} payments`}: one row each, without what arrived (the versioned API lists them: --api v1)`,
+      `gw: the history lists no transactions for ${none === out.count ? 'these payments' : `${none} of ${out.count} payments`}: one row each, ${
+        unlisted === 0
+          ? 'with the received total the gateway gives in tx_amount'
+          : totalsOnly === 0
+            ? 'without what arrived'
+            : `${totalsOnly} with the received total the gateway gives in tx_amount, the rest without what arrived`
+      } (the versioned API lists them: --api v1)`,
     );
   if (listing.incomplete !== undefined) throw incompleteError(listing, out.count);
 }

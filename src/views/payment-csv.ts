@@ -5,7 +5,9 @@
 //   spreadsheet's sum over a column counts each payment once; the columns that identify it (time,
 //   track id, order id, state, currencies, network) are on every row, so rows filter and pivot.
 // - Transaction amounts are per row: summing tx_amount over the rows with tx_counted "yes", per
-//   tx_currency, gives what arrived (src/domain/arrival.ts).
+//   tx_currency, gives what arrived (src/domain/arrival.ts). A payment whose answer lists no
+//   transactions but gives the total received (the legacy history's receivedAmount) has that total
+//   in tx_amount on its one row (tx_status empty), so the sum holds under both APIs.
 // - Times are ISO 8601 in UTC (2026-11-25T14:30:05Z); a value that is no possible time is written
 //   as the gateway sent it (as text), never guessed.
 // - Amounts are the gateway's digits exactly (Decimal: plain notation, trailing zeros kept), as
@@ -83,6 +85,8 @@ export function paymentCsvRows(p: PaymentInfo, options: PaymentCsvOptions = {}):
   const { arrival } = p;
   const txs: Array<ArrivedTx | null> = arrival.transactions !== null && arrival.transactions.length > 0 ? arrival.transactions : [null];
   const difference = arrival.difference === null || arrival.expected === null ? null : csvNumber(arrival.difference);
+  // No transaction list, but the total received (legacy): that total, on the payment's one row.
+  const [total] = arrival.source === 'total' ? [...(arrival.received ?? [])] : [];
   let out = '';
   txs.forEach((tx, i) => {
     const first = i === 0;
@@ -102,11 +106,11 @@ export function paymentCsvRows(p: PaymentInfo, options: PaymentCsvOptions = {}):
       text(p.address),
       first ? difference : null,
       hash,
-      tx === null ? null : amount(tx.amount),
-      tx?.coin ?? null,
+      tx === null ? (total === undefined ? null : csvNumber(total[1])) : amount(tx.amount),
+      tx === null ? (total?.[0] ?? null) : tx.coin,
       tx === null ? null : text(tx.network),
       tx === null ? null : text(tx.status),
-      tx === null ? null : tx.count === 'not-counted' ? 'no' : 'yes',
+      tx === null ? (total === undefined ? null : 'yes') : tx.count === 'not-counted' ? 'no' : 'yes',
       tx === null || tx.confirmations === null ? null : typeof tx.confirmations === 'number' ? csvNumber(tx.confirmations) : tx.confirmations.raw(),
       tx === null ? null : isoUtc(transactionTime(p, i)),
       isoUtc(p.payDate),

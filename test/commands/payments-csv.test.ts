@@ -77,6 +77,34 @@ describe('gw payments --format csv', () => {
     );
   });
 
+  it('the legacy history with the received total (receivedAmount): that total in tx_amount, counted, so the sums hold', async () => {
+    const legacy = (n: number): PaymentPage => ({
+      payments: [
+        paymentInfoOf({ trackId: `${n}01`, status: 'Underpaid', amount: '5.00', currency: 'USDT', payCurrency: 'USDT', receivedAmount: '4.50', txID: `h${n}` }),
+        paymentInfoOf({ trackId: `${n}02`, status: 'Expired', amount: '3', currency: 'USDT', payCurrency: 'USDT', receivedAmount: '0' }),
+      ],
+      page: n,
+      pages: 2,
+      total: 4,
+    });
+    const { t, opts } = setup((f) => legacy(f.page ?? 1));
+    await paymentsRun(opts);
+    const col = (name: (typeof PAYMENT_CSV_COLUMNS)[number]): number => PAYMENT_CSV_COLUMNS.indexOf(name);
+    expect(
+      readCsv(t.stdout())
+        .slice(1)
+        .map((r) => [r[col('track_id')], r[col('tx_hash')], r[col('tx_amount')], r[col('tx_currency')], r[col('tx_status')], r[col('tx_counted')]]),
+    ).toEqual([
+      ['101', 'h1', '4.50', 'USDT', '', 'yes'],
+      ['102', '', '', '', '', ''],
+      ['201', 'h2', '4.50', 'USDT', '', 'yes'],
+      ['202', '', '', '', '', ''],
+    ]);
+    expect(t.stderr()).toBe(
+      'gw: the history lists no transactions for these payments: one row each, with the received total the gateway gives in tx_amount (the versioned API lists them: --api v1)\n',
+    );
+  });
+
   it('the versioned history: no such line', async () => {
     const { t, opts } = setup((f) => page(f.page ?? 1, 2));
     await paymentsRun(opts);
