@@ -20,7 +20,7 @@ import { generateOrderId } from '../cmdutil/order-id.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { type Existing, findExisting, paymentFromInfo } from '../cmdutil/existing-payment.js';
 import { expectedOfPayment, paymentUriOf, unpayableReason } from '../cmdutil/created-payment.js';
-import { ambiguousFailure, buildPaymentRequest } from '../cmdutil/payment-request.js';
+import { ambiguousFailure, buildPaymentRequest, type PaymentRequestFlags } from '../cmdutil/payment-request.js';
 import { checkQrOutWritable, writePaymentQr } from '../cmdutil/qr-out.js';
 import { prepareReceipt, type ReceiptFlags, type ReceiptRequest, receiptRequestOf, writeFinalReceipt } from '../cmdutil/receipts.js';
 import { endingFailure, resumeCommand } from '../cmdutil/wait.js';
@@ -37,16 +37,7 @@ import { type PayView, printPayment, showAlreadyPaid, showEnding } from '../view
 // Moved to src/cmdutil/payment-request.ts (gw counter sends the same requests); still exported here.
 export { ambiguousFailure, buildPaymentRequest };
 
-export interface PayFlags extends ReceiptFlags {
-  payCurrency?: string;
-  network?: string;
-  lifeTime?: string;
-  feePaidByPayer?: string;
-  underPaidCover?: string;
-  callbackUrl?: string;
-  description?: string;
-  orderId?: string;
-  email?: string;
+export interface PayFlags extends ReceiptFlags, PaymentRequestFlags {
   /** true: --qr, false: --no-qr, undefined: decide from the terminal. */
   qr?: boolean;
   qrOut?: string;
