@@ -139,6 +139,13 @@ export function parsePayoutsFlags(flags: PayoutsFlags, now: number): Omit<Payout
   if (flags.maxAmount !== undefined) filter.maxAmount = amountFlag(flags.maxAmount, '--max-amount');
   if (flags.since !== undefined) filter.from = parseWhen(flags.since, '--since', now);
   if (flags.until !== undefined) filter.to = parseWhen(flags.until, '--until', now, true);
+  // A range that cannot hold anything is a mistake in the line, not an empty answer.
+  if (filter.minAmount !== undefined && filter.maxAmount !== undefined && filter.minAmount.compare(filter.maxAmount) > 0) {
+    throw new UsageError(`--min-amount ${filter.minAmount} is more than --max-amount ${filter.maxAmount}`);
+  }
+  if (filter.from !== undefined && filter.to !== undefined && filter.from.getTime() > filter.to.getTime()) {
+    throw new UsageError(`--since is later than --until: no payout can be in that window`);
+  }
   if (flags.page !== undefined) filter.page = positiveInt(flags.page, '--page', 100_000);
   if (flags.size !== undefined) filter.size = positiveInt(flags.size, '--size', 200);
   const out: Omit<PayoutsOptions, 'io' | 'gateway' | 'clock'> = { filter };

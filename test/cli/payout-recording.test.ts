@@ -465,6 +465,16 @@ describe('payouts against a strict recording gateway', () => {
     expect(posts()).toHaveLength(0);
   });
 
+  it.each([
+    [['payouts', '--min-amount', '5', '--max-amount', '1'], '--min-amount 5 is more than --max-amount 1'],
+    [['payouts', '--since', '2026-11-02', '--until', '2026-11-01'], '--since is later than --until'],
+  ])('gw payouts %j: a range that cannot hold anything is refused, exit 64, no request', async (args, line) => {
+    const r = await run(args);
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain(line);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('gw payouts: the documented filters and paging in the query, with the payout key; --json lists them', async () => {
     script.history = [
       {
