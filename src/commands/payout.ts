@@ -129,7 +129,7 @@ export function newCmdPayout(f: Factory, runF: (opts: PayoutOptions) => Promise<
       ],
       json: '{"sent": true, "trackId": "258298451", "status": "processing", "amount": "12.5", "currency": "USDT", "network": "Tron Network", "address": "T…", "memo": null, "fee": "1", "balance": {"checked": true, "amount": "1520.75"}, "reference": "gw-po-…", "description": "gw-po-…"}',
       notes:
-        'Exit codes: 0 sent (or --dry-run, or a payout with --reference already exists); 1 not confirmed; 64 bad input or no terminal without --yes; 65 below the minimum, over the balance, not in the gateway list; 69/75/76 the request failed: see "payout" in the JSON error ("unknown": it MAY HAVE BEEN MADE, find it before anything else).',
+        'Exit codes: 0 sent (or --dry-run, or a payout with --reference already exists); 1 not confirmed (n, Enter); 130 Ctrl-C; 64 bad input, a test-network address without --sandbox, or no terminal without --yes; 65 below the minimum, over the balance, not in the gateway list; 69/75/76 the request failed: see "payout" in the JSON error ("unknown": it MAY HAVE BEEN MADE, find it before anything else).',
     },
   );
 }

@@ -155,7 +155,7 @@ export function newCmdRefund(f: Factory, runF: (opts: RefundOptions) => Promise<
       ],
       json: '{"sent": true, "payment": "184729305", "arrived": "25", "refundedBefore": "0", "trackId": "258298451", "status": "processing", "amount": "25", "currency": "USDT", "network": "Tron Network", "address": "T…", "fee": "1", "reference": "refund-184729305-k7q3", …}',
       notes:
-        'Exit codes as gw payout: 0 sent (or --dry-run, or a refund with --reference already exists); 1 not confirmed; 64 bad input, an address of another network, no terminal without --yes; 65 nothing received, more than can be refunded, below the minimum or over the balance; 69/75/76 the request failed: see "payout" in the JSON error.',
+        'Exit codes as gw payout: 0 sent (or --dry-run, or a refund with --reference already exists); 1 not confirmed (n, Enter); 130 Ctrl-C; 64 bad input, an address of another network, no terminal without --yes; 65 nothing received, more than can be refunded, below the minimum or over the balance; 69/75/76 the request failed: see "payout" in the JSON error.',
     },
   );
 }
