@@ -13,6 +13,7 @@
 import { Command } from 'commander';
 import { ambiguousCreation } from '../cmdutil/ambiguous-creation.js';
 import { parseHttpUrl, parseOrderId, parseSymbol, parseText } from '../cmdutil/args.js';
+import { deliverOutput } from '../cmdutil/deliver-output.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
@@ -282,13 +283,7 @@ export async function invoiceRun(opts: InvoiceOptions): Promise<void> {
   if (failure !== undefined) throw failure;
 }
 
-/** Everything written so far reached stdout, or exit 74 naming the invoice that was created. */
+/** Everything written so far reached stdout, or exit 74 naming the invoice that was created (deliverOutput). */
 async function deliver(io: IOStreams, invoice: Invoice, created: (error: GwError) => GwError): Promise<void> {
-  try {
-    await io.flush();
-    if (io.stdoutLooksClosed) throw new GwError(ExitCode.IOERR, 'the output could not be written to stdout (it is closed)');
-  } catch (error) {
-    if (error instanceof GwError) throw created(error.with({ message: `invoice ${invoice.trackId} was created, but ${error.message}` }));
-    throw error;
-  }
+  await deliverOutput(io, (error) => created(error.with({ message: `invoice ${invoice.trackId} was created, but ${error.message}` })));
 }

@@ -20,6 +20,7 @@ import { generateOrderId } from '../cmdutil/order-id.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { type Existing, findExisting, paymentFromInfo } from '../cmdutil/existing-payment.js';
 import { expectedOfPayment, paymentUriOf, unpayableReason } from '../cmdutil/created-payment.js';
+import { deliverOutput } from '../cmdutil/deliver-output.js';
 import { ambiguousFailure, buildPaymentRequest, type PaymentRequestFlags } from '../cmdutil/payment-request.js';
 import { checkQrOutWritable, writePaymentQr } from '../cmdutil/qr-out.js';
 import { prepareReceipt, type ReceiptFlags, type ReceiptRequest, receiptRequestOf, writeFinalReceipt } from '../cmdutil/receipts.js';
@@ -285,18 +286,7 @@ export async function payRun(opts: PayOptions): Promise<void> {
   if (failure !== undefined) throw failure;
 }
 
-/**
- * Everything written so far reached stdout, or exit 74 naming the payment that was created: a
- * stdout that refused the bytes (disk full, EBADF), or one that looks closed (`>&-`, which Node
- * turns into a read-write /dev/null: see FdStream.looksClosed) and so took them without keeping
- * them. One line on stderr (one JSON line with --json), no hint.
- */
+/** Everything written so far reached stdout, or exit 74 naming the payment that was created (deliverOutput). */
 async function deliver(io: IOStreams, payment: Payment, created: (error: GwError) => GwError): Promise<void> {
-  try {
-    await io.flush();
-    if (io.stdoutLooksClosed) throw new GwError(ExitCode.IOERR, 'the output could not be written to stdout (it is closed)');
-  } catch (error) {
-    if (error instanceof GwError) throw created(error.with({ message: `payment ${payment.trackId} was created, but ${error.message}` }));
-    throw error;
-  }
+  await deliverOutput(io, (error) => created(error.with({ message: `payment ${payment.trackId} was created, but ${error.message}` })));
 }

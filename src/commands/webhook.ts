@@ -11,6 +11,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { Command } from 'commander';
 import { parseHttpUrl, parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
+import { deliverOutput } from '../cmdutil/deliver-output.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseSeconds, parseWhen } from '../cmdutil/time-args.js';
@@ -528,14 +529,8 @@ export async function webhookSendRun(opts: WebhookSendOptions): Promise<void> {
   // The output is the record of a notification that was sent: a stdout that refused it, or one that
   // looks closed (`>&-`: writes go nowhere), is exit 74 stating the send, as gw pay states its payment.
   if (result.ok) {
-    try {
-      await io.flush();
-      if (io.stdoutLooksClosed) throw new GwError(ExitCode.IOERR, 'the output could not be written to stdout (it is closed)');
-    } catch (error) {
-      if (!(error instanceof GwError)) throw error;
-      const answered = problem === undefined ? 'acknowledged with HTTP 200 "ok"' : `answered HTTP ${result.status}, not acknowledged`;
-      throw error.with({ message: `the notification was sent to ${opts.url.href} (${answered}), but ${error.message}` });
-    }
+    const answered = problem === undefined ? 'acknowledged with HTTP 200 "ok"' : `answered HTTP ${result.status}, not acknowledged`;
+    await deliverOutput(io, (error) => error.with({ message: `the notification was sent to ${opts.url.href} (${answered}), but ${error.message}` }));
   }
   if (!result.ok) {
     const code = result.kind === 'timeout' ? ExitCode.TEMPFAIL : ExitCode.UNAVAILABLE;
