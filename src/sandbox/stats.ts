@@ -1,6 +1,7 @@
 // The payment statistics (docs/gateway.md §12): per pay currency, how many payments were created
-// in the range and the total received for them (the counted transactions, as the history reports
-// them), the received amount as exact text. The gateway does not publish what it counts: the
+// in the range, and per coin the total received for them (the counted transactions, each in its
+// own coin, as the versioned history lists them: a -mixed payment's second coin counts under that
+// coin), the received amount as exact text. The gateway does not publish what it counts: the
 // sandbox counts every payment of the range, whatever its state.
 import { Decimal } from '../money/decimal.js';
 import type { StatsAnswer } from '../operations/payment-stats.js';
@@ -15,15 +16,24 @@ export function paymentStats(store: PaymentStore, lifecycles: PaymentLifecycles,
   if (fromDate === undefined && field(fields, 'fromDate') !== undefined) return fail(101, 'Validation problem: fromDate must be Unix seconds', 'from_date');
   if (toDate === undefined && field(fields, 'toDate') !== undefined) return fail(101, 'Validation problem: toDate must be Unix seconds', 'to_date');
   const byCoin = new Map<string, { count: number; received: Decimal }>();
+  const rowOf = (coin: string): { count: number; received: Decimal } => {
+    let row = byCoin.get(coin);
+    if (row === undefined) {
+      row = { count: 0, received: Decimal.ZERO };
+      byCoin.set(coin, row);
+    }
+    return row;
+  };
   for (const payment of store.known()) {
     if (fromDate !== undefined && payment.createdAt < fromDate) continue;
     if (toDate !== undefined && payment.createdAt > toDate) continue;
     const record = lifecycles.record(payment, lifecycles.current(payment));
-    const row = byCoin.get(record.payCurrency) ?? { count: 0, received: Decimal.ZERO };
-    row.count++;
-    const received = Decimal.fromLiteral(record.receivedAmount || '0') ?? Decimal.ZERO;
-    row.received = row.received.plus(received);
-    byCoin.set(record.payCurrency, row);
+    rowOf(record.payCurrency).count++;
+    for (const tx of record.txs) {
+      if (tx.status === 'failed') continue;
+      const row = rowOf(tx.currency);
+      row.received = row.received.plus(Decimal.fromLiteral(tx.amount) ?? Decimal.ZERO);
+    }
   }
   const rows = [...byCoin]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -209,3 +209,22 @@ describe('gw report when the history runs out of time', () => {
     expect(t.stdout()).toContain('payouts not included: no time was left');
   });
 });
+
+describe('gw report --check-stats against the sandbox, a -mixed payment included', () => {
+  // A -mixed payment arrives in two coins (USDT, then BTC): the versioned history lists each
+  // transaction in its own coin, and the sandbox's statistics must count what arrived the same way,
+  // or the cross-check reports a difference that is the sandbox's own.
+  it('the statistics agree with the history per coin received', async () => {
+    const cwd = emptyDir();
+    const made = await gw(['pay', '20', 'USDT', '--order-id', 'm-1-mixed', '--sandbox', '--json'], { cwd, clock: at(0) });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const r = await gw(['report', '--since', '2026-11-18', '--until', '2026-11-19', '--check-stats', '--sandbox', '--api', 'v1', '--json'], {
+      cwd,
+      clock: at(DAY),
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { totals: { received: Record<string, string> }; stats: { differences: unknown[] } };
+    expect(Object.keys(doc.totals.received).sort()).toEqual(['BTC', 'USDT']);
+    expect(doc.stats.differences).toEqual([]);
+  });
+});
