@@ -214,9 +214,9 @@ function commandLine(words: readonly string[], gwAt: number, opener: string): st
 /**
  * The message as units: words, and the commands to run in it, each one unit. A command starts at
  * `gw` followed by one of gw's commands (`commands`, the registry's names) and goes on while
- * continuesCommand() says so; it ends after a word that ends the sentence's clause (`,` `;` `:` or
- * a final `.`), at a `)` or quote it did not open, and never inside a quoted argument or a
- * `<placeholder>`.
+ * continuesCommand() says so; it ends after a word that ends the sentence's clause (`,` `;` `:`
+ * `?` `!` or a final `.`), at a `)` or quote it did not open, and never inside a quoted argument or
+ * a `<placeholder>`. Each command's `run` is the command line as one would type it.
  */
 export function messageUnits(text: string, commands: readonly string[] = GW_COMMANDS): Unit[] {
   const names = new Set(commands);

@@ -7,6 +7,7 @@ import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { newCmdRoot, runCli } from '../../src/cli.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
+import { SHELLS } from '../../src/commands/completion.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 import { ExitCode, GwError } from '../../src/errors.js';
 import { IOStreams } from '../../src/output/iostreams.js';
@@ -300,8 +301,10 @@ describe("gw's command words", () => {
     const program = await fullProgram();
     for (const command of program.commands) {
       const subcommands = command.commands.map((c) => c.name()).filter((name) => !name.startsWith('_'));
-      if (command.name() === 'completion') continue; // its following words are shells, not subcommands
-      expect([...(FOLLOWING_WORDS[command.name()] ?? [])].sort(), command.name()).toEqual(subcommands.sort());
+      // completion's following words are its shells, not subcommands.
+      if (command.name() === 'completion') expect(subcommands).toEqual([]);
+      const expected = command.name() === 'completion' ? [...SHELLS] : subcommands;
+      expect([...(FOLLOWING_WORDS[command.name()] ?? [])].sort(), command.name()).toEqual(expected.sort());
     }
   });
 
