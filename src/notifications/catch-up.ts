@@ -14,7 +14,8 @@ import type { PaymentState } from '../domain/payment-status.js';
 import type { PayoutState } from '../domain/payout-status.js';
 import type { Scalar } from '../domain/values.js';
 import type { Payout } from '../operations/payout-info.js';
-import type { Untrusted } from '../output/untrusted.js';
+import { Decimal } from '../money/decimal.js';
+import { Untrusted } from '../output/untrusted.js';
 import { parseTimestamp } from '../output/time.js';
 import { LosslessNumber, stringify } from 'lossless-json';
 import { buildNotification, type NotificationPayment, type NotificationTx } from './payload.js';
@@ -115,6 +116,10 @@ export function notificationPaymentOf(p: WithArrival): NotificationPayment {
         }))
       : undefined;
   const fee = p.fields.feePaidByPayer;
+  // The payment's own under-paid coverage, as digits (0 when the history gives none).
+  const cover = p.fields.underPaidCover;
+  const coverText =
+    cover instanceof Decimal ? cover.toString() : cover instanceof Untrusted ? cover.raw().trim() : typeof cover === 'number' ? String(cover) : '';
   return {
     trackId: p.trackId.raw().trim(),
     status: p.status,
@@ -130,7 +135,7 @@ export function notificationPaymentOf(p: WithArrival): NotificationPayment {
     email: text(p.email),
     orderId: text(p.orderId),
     feePaidByPayer: String(fee ?? '0').trim() === '1' ? 1 : 0,
-    underPaidCover: '0',
+    underPaidCover: /^\d+(?:\.\d+)?$/.test(coverText) ? coverText : '0',
     createdAt: seconds(p.date),
     payDate: seconds(p.payDate),
     ...(txs !== undefined && { txs }),

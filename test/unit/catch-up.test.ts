@@ -192,3 +192,15 @@ describe('a history that could not be read whole', () => {
     expect(loadCatchUpState(statePath).lastAt).toBe(T_DATE - 600);
   });
 });
+
+describe('the recovered body keeps the payment’s own fields', () => {
+  it('under_paid_coverage is the payment’s (2.5), not a made-up 0, in both styles', () => {
+    const info = v1InfoOf({ track_id: '9', status: 'paid', currency: 'USDT', amount: '25', order_id: 'o-9', date: T_DATE, under_paid_coverage: 2.5 }, [
+      v1Tx('t9', '25', 'USDT'),
+    ]);
+    const [event] = missedEvents([info], new Set());
+    if (event === undefined) throw new Error('no event');
+    expect(recoveredNotification(event, 'v1', 'k').body).toContain('"under_paid_coverage":2.5');
+    expect(recoveredNotification(event, 'legacy', 'k').body).toContain('"underPaidCover":2.5');
+  });
+});
