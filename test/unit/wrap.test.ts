@@ -2,6 +2,7 @@
 // whole on a line of its own; colour codes take no cell, wide characters two.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -456,9 +457,10 @@ function shellWords(line: string): string[] {
 
 /** Every string and template literal of src/ (types stripped by esbuild, comments here), `${…}` filled in. */
 function sourceStrings(): { file: string; text: string }[] {
-  const files = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  const src = fileURLToPath(new URL('../../src', import.meta.url));
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   return files.flatMap((file) => {
-    const code = transformSync(readFileSync(path.join('src', file), 'utf8'), { loader: 'ts', charset: 'utf8' }).code;
+    const code = transformSync(readFileSync(path.join(src, file), 'utf8'), { loader: 'ts', charset: 'utf8' }).code;
     const found: string[] = [];
     literalsIn(code, found);
     return found.map((text) => ({ file, text }));
