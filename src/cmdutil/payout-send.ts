@@ -95,7 +95,12 @@ export async function confirmPayout(io: IOStreams, plan: PayoutPlan, options: Co
   const rows = planRows(plan);
   // On a terminal a long value is wrapped at spaces under its column; a word (the address) is never
   // broken, so it can be copied whole (a line too narrow for it wraps it as the terminal does).
-  const onTerminal = io.json ? io.stderrIsTTY : io.stdoutIsTTY;
+  // With --json the document is stdout's; what a person reads goes to stderr. So does it when the
+  // question will be asked (on stderr) and stdout is not the terminal (`gw payout … > file`): the
+  // person answering must see what they are confirming.
+  const asking = !options.dryRun && !options.yes;
+  const toStderr = io.json || (asking && !io.stdoutIsTTY);
+  const onTerminal = toStderr ? io.stderrIsTTY : io.stdoutIsTTY;
   const labelWidth = Math.max(...rows.map((r) => r.label.length));
   const indent = ' '.repeat(2 + labelWidth + 2);
   const shown = rows.flatMap((r) => {
@@ -103,8 +108,7 @@ export async function confirmPayout(io: IOStreams, plan: PayoutPlan, options: Co
     return values.map((value, i) => `${i === 0 ? `  ${r.label.padEnd(labelWidth)}  ` : indent}${value}`.trimEnd());
   });
   const text = `${options.dryRun ? `Dry run: this ${options.noun} would be sent` : `This ${options.noun} will be sent — it cannot be undone`}:\n${shown.join('\n')}\n`;
-  // With --json the document is stdout's; what a person reads goes to stderr.
-  if (io.json) io.err(text);
+  if (toStderr) io.err(text);
   else io.out(text);
   if (options.dryRun) return false;
   if (options.yes) return true;
