@@ -125,7 +125,12 @@ export function notificationPaymentOf(p: WithArrival): NotificationPayment {
     status: p.status,
     amount: p.amount?.toString() ?? '0',
     currency: text(p.currency),
-    payAmount: p.payAmount?.toString() ?? received,
+    // What was to be paid: the answer's, else what gw knows was owed, else the amount itself when it
+    // was asked in the coin paid (the versioned history gives no pay_amount); only then what arrived.
+    payAmount:
+      p.payAmount?.toString() ??
+      p.arrival.expected?.amount.toString() ??
+      (text(p.currency).trim().toUpperCase() === payCurrency.trim().toUpperCase() && p.amount !== null ? p.amount.toString() : received),
     payCurrency,
     network: text(p.network),
     address: text(p.address),

@@ -204,3 +204,23 @@ describe('the recovered body keeps the payment’s own fields', () => {
     expect(recoveredNotification(event, 'legacy', 'k').body).toContain('"underPaidCover":2.5');
   });
 });
+
+describe('a recovered versioned body for an underpaid payment asked in its own coin', () => {
+  // The versioned history gives no pay_amount: for a payment asked in the coin it is paid in, what
+  // was to be paid is its amount, so sent_value is what arrived (6.75) and each transfer's rate is 1,
+  // as in the gateway's (and the sandbox's) own notification, never inflated to make 6.75 worth 7.50.
+  it('sent_value is what arrived and each transfer is worth its amount at rate 1', () => {
+    const info = v1InfoOf({ track_id: '8', status: 'underpaid', currency: 'USDT', amount: '7.50', order_id: 'o-8', date: T_DATE }, [
+      v1Tx('a', '3.75', 'USDT'),
+      v1Tx('b', '3', 'USDT'),
+    ]);
+    const [event] = missedEvents([info], new Set());
+    if (event === undefined) throw new Error('no event');
+    const body = JSON.parse(recoveredNotification(event, 'v1', 'k').body) as { sent_value: number; txs: Array<{ value: number; rate: number }> };
+    expect(body.sent_value).toBe(6.75);
+    expect(body.txs.map((t) => [t.value, t.rate])).toEqual([
+      [3.75, 1],
+      [3, 1],
+    ]);
+  });
+});
