@@ -39,7 +39,7 @@ describe('gw __complete', () => {
 
   it('options: the command’s and the global ones; option values gw knows', async () => {
     const pay = await complete(['pay', '--qr']);
-    expect(pay.values).toEqual(['--qr', '--qr-out', '--qr-theme']);
+    expect(pay.values).toEqual(['--qr', '--qr-out', '--qr-theme', '--qr-charset']);
     expect((await complete(['--qr-theme', ''])).values).toEqual(['dark', 'light']);
     expect((await complete(['pay', '1', 'BTC', '--api', 'v'])).values).toEqual(['v1']);
     expect((await complete(['pay', '1', 'BTC', '--qr-out', ''])).directive).toBe(':files');

@@ -529,7 +529,9 @@ describe('V1Gateway requests', () => {
   });
 
   it('payments: the filters sent are exactly the documented ones; the order id is left to the caller', () => {
-    expect(client([]).gw.historyFilters).toEqual(new Set(['status', 'trackId', 'currency', 'payCurrency', 'network', 'address', 'from', 'to', 'minAmount', 'maxAmount']));
+    expect(client([]).gw.historyFilters).toEqual(
+      new Set(['status', 'trackId', 'currency', 'payCurrency', 'network', 'address', 'from', 'to', 'minAmount', 'maxAmount']),
+    );
     expect(historyQuery({ orderId: 'ORD-7' })).toBe('');
     const documented = new Set([
       'track_id',
