@@ -162,7 +162,7 @@ export function newCmdRefund(f: Factory, runF: (opts: RefundOptions) => Promise<
 
 const TX_STATE: Readonly<Record<ArrivedTx['count'], string>> = { confirmed: 'confirmed', confirming: 'not confirmed yet', 'not-counted': 'not counted' };
 
-function showArrived(io: IOStreams, trackId: string, info: PaymentInfo, groups: Arrived[], refunds: readonly Payout[]): void {
+function showArrived(io: IOStreams, trackId: string, info: PaymentInfo, groups: Arrived[], refunds: readonly Payout[], asking: boolean): void {
   // Each transaction (coin, network, amount), then what each coin and network adds up to.
   const txRows = (info.arrival.transactions ?? []).map((tx) => [
     tx.coin ?? '?',
@@ -175,7 +175,8 @@ function showArrived(io: IOStreams, trackId: string, info: PaymentInfo, groups: 
   const text = `Payment ${trackId}: what arrived\n${renderTable(['Coin', 'Network', 'Amount', 'State', 'Transaction'], txRows)}In all:\n${renderTable(['Coin', 'Network', 'Confirmed', 'Not confirmed yet'], rows)}${
     refunds.length === 0 ? '' : `Earlier refunds: ${refunds.map((r) => `${r.trackId} ${r.amount ?? '?'} ${r.currency ?? ''} (${r.status})`).join(', ')}\n`
   }`;
-  if (io.json) io.err(text);
+  // Where the confirmation goes (src/cmdutil/payout-send.ts): stderr with --json, or when gw will ask and stdout is not the terminal.
+  if (io.json || (asking && !io.stdoutIsTTY)) io.err(text);
   else io.out(text);
 }
 
@@ -206,7 +207,7 @@ async function sendRefund(opts: RefundOptions, reference: string): Promise<void>
       throw error.with({ message: `the earlier refunds of payment ${trackId} could not be read (${error.message}): nothing was sent` });
     throw error;
   }
-  showArrived(io, trackId, info, groups, refunds);
+  showArrived(io, trackId, info, groups, refunds, flags.yes !== true && flags.dryRun !== true);
   // Run again with --reference after an ambiguous failure: a refund already made with it, to this
   // address, is what the look before sending finds and reports (nothing sent, exit 0), so it is not
   // counted against what is left; otherwise a full refund, once made, would read as "nothing left".

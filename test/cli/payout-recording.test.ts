@@ -428,6 +428,16 @@ describe('payouts against a strict recording gateway', () => {
     expect(posts()).toHaveLength(1);
   });
 
+  it('refund asked on the terminal with stdout redirected: what arrived and what will be sent are on stderr with the question; "n" sends nothing', async () => {
+    const prompter = new ScriptedPrompter([{ ask: /Send this refund\?/, answer: 'n' }]);
+    const r = await gw(['refund', PAYMENT_ID, '--to', TRON_ADDRESS], { env: env(), prompter });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`Payment ${PAYMENT_ID}: what arrived`);
+    expect(r.stderr).toContain('This refund will be sent');
+    expect(posts()).toHaveLength(0);
+  });
+
   it('refund run again with --reference after an ambiguous failure: the full refund already made with it is found, nothing sent, exit 0', async () => {
     script.history = [
       { track_id: '7', address: TRON_ADDRESS, currency: 'USDT', amount: 25, status: 'processing', description: `refund-${PAYMENT_ID}-k7q3`, date: 1 },
