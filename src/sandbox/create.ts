@@ -25,6 +25,41 @@ export interface CreateSettings {
   settleSeconds?: number;
 }
 
+/** The terms a payment and an invoice both take, checked as the gateway checks them (its result codes); its defaults where absent. */
+export function readTerms(fields: RequestFields): Answer<{ lifeTime: number; feePaidByPayer: number; underPaidCover: string }> {
+  const lifeTimeField = readNumeric(fields, 'lifeTime');
+  let lifeTime: number = LIFETIME.default;
+  if (lifeTimeField.kind === 'invalid') return fail(101, 'Validation problem: lifeTime must be a number');
+  if (lifeTimeField.kind === 'ok') {
+    const value = integerValue(lifeTimeField.plain);
+    if (value === undefined) return fail(101, 'Validation problem: lifeTime must be a whole number of minutes');
+    if (value < BigInt(LIFETIME.min)) return fail(111, `lifeTime is too short (minimum ${LIFETIME.min} minutes)`);
+    if (value > BigInt(LIFETIME.max)) return fail(112, `lifeTime is too long (maximum ${LIFETIME.max} minutes)`);
+    lifeTime = Number(value);
+  }
+
+  const feeField = readNumeric(fields, 'feePaidByPayer');
+  let feePaidByPayer = 0;
+  if (feeField.kind === 'invalid') return fail(101, 'Validation problem: feePaidByPayer must be a number');
+  if (feeField.kind === 'ok') {
+    const value = integerValue(feeField.plain);
+    if (!FEE_PAID_BY_PAYER.some((allowed) => BigInt(allowed) === value)) return fail(115, 'Invalid feePaidByPayer: it must be 0 or 1');
+    feePaidByPayer = Number(value);
+  }
+
+  const coverField = readNumeric(fields, 'underPaidCover');
+  let underPaidCover = '0';
+  if (coverField.kind === 'invalid') return fail(101, 'Validation problem: underPaidCover must be a number');
+  if (coverField.kind === 'ok') {
+    if (compareToInt(coverField.plain, UNDERPAID_COVER.min) < 0) return fail(113, `underPaidCover must not be below ${UNDERPAID_COVER.min}`);
+    if (compareToInt(coverField.plain, UNDERPAID_COVER.max) > 0) {
+      return fail(114, `underPaidCover must not be above ${UNDERPAID_COVER.max}`);
+    }
+    underPaidCover = coverField.plain.replace(/^-/, '');
+  }
+  return ok({ lifeTime, feePaidByPayer, underPaidCover });
+}
+
 /** A white-label payment, created through `api` (its notifications are in that API's style). */
 export function createPayment(
   store: PaymentStore,
@@ -60,36 +95,9 @@ export function createPayment(
   }
   if (offering === undefined) return fail(106, 'Invalid network');
 
-  const lifeTimeField = readNumeric(fields, 'lifeTime');
-  let lifeTime: number = LIFETIME.default;
-  if (lifeTimeField.kind === 'invalid') return fail(101, 'Validation problem: lifeTime must be a number');
-  if (lifeTimeField.kind === 'ok') {
-    const value = integerValue(lifeTimeField.plain);
-    if (value === undefined) return fail(101, 'Validation problem: lifeTime must be a whole number of minutes');
-    if (value < BigInt(LIFETIME.min)) return fail(111, `lifeTime is too short (minimum ${LIFETIME.min} minutes)`);
-    if (value > BigInt(LIFETIME.max)) return fail(112, `lifeTime is too long (maximum ${LIFETIME.max} minutes)`);
-    lifeTime = Number(value);
-  }
-
-  const feeField = readNumeric(fields, 'feePaidByPayer');
-  let feePaidByPayer = 0;
-  if (feeField.kind === 'invalid') return fail(101, 'Validation problem: feePaidByPayer must be a number');
-  if (feeField.kind === 'ok') {
-    const value = integerValue(feeField.plain);
-    if (!FEE_PAID_BY_PAYER.some((allowed) => BigInt(allowed) === value)) return fail(115, 'Invalid feePaidByPayer: it must be 0 or 1');
-    feePaidByPayer = Number(value);
-  }
-
-  const coverField = readNumeric(fields, 'underPaidCover');
-  let underPaidCover = '0';
-  if (coverField.kind === 'invalid') return fail(101, 'Validation problem: underPaidCover must be a number');
-  if (coverField.kind === 'ok') {
-    if (compareToInt(coverField.plain, UNDERPAID_COVER.min) < 0) return fail(113, `underPaidCover must not be below ${UNDERPAID_COVER.min}`);
-    if (compareToInt(coverField.plain, UNDERPAID_COVER.max) > 0) {
-      return fail(114, `underPaidCover must not be above ${UNDERPAID_COVER.max}`);
-    }
-    underPaidCover = coverField.plain.replace(/^-/, '');
-  }
+  const terms = readTerms(fields);
+  if (!terms.ok) return terms;
+  const { lifeTime, feePaidByPayer, underPaidCover } = terms.value;
 
   const callbackField = readString(fields, 'callbackUrl');
   if (callbackField.kind === 'invalid') return fail(101, 'Validation problem: callbackUrl must be a string');

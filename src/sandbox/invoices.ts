@@ -10,17 +10,17 @@
 // choice and their button, or expires at its lifetime. Every change goes to the journal (a later
 // process follows the link as this one does) and through live.ts, which emits it (notifications).
 
-import { FEE_PAID_BY_PAYER, isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
+import { isFiat } from '../domain/payment-rules.js';
 import type { CreatedInvoice } from '../operations/create-invoice.js';
 import { deriveSandboxAddress } from './addresses.js';
 import { fail, ok, type Answer } from './envelopes.js';
-import { compareToInt, field, integerValue, isHttpUrl, isPositive, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
+import { field, isHttpUrl, isPositive, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
 import { DEFAULT_SETTLE_SECONDS, expiresAt, outcomeOf, type Outcome, type SandboxStatus } from './lifecycle.js';
 import type { PaymentLifecycles } from './live.js';
 import { isKnownCurrency } from './prices.js';
 import { offerings, planOf, price, type Offering, type PaymentStore, type SandboxPayment } from './store.js';
 import { MAX_AMOUNT_DIGITS } from './track-id.js';
-import type { CreateSettings } from './create.js';
+import { readTerms, type CreateSettings } from './create.js';
 
 /** Share of the settle time after which a link nobody opened chooses its default coin and pays (time to open it). */
 export const AUTO_CHOICE = 1;
@@ -72,34 +72,9 @@ export function createInvoice(store: PaymentStore, lifecycles: PaymentLifecycles
   const currency = currencyField.kind === 'ok' ? currencyField.value : 'USD';
   if (!isKnownCurrency(currency)) return fail(105, 'Invalid currency');
 
-  const lifeTimeField = readNumeric(fields, 'lifeTime');
-  let lifeTime: number = LIFETIME.default;
-  if (lifeTimeField.kind === 'invalid') return fail(101, 'Validation problem: lifeTime must be a number');
-  if (lifeTimeField.kind === 'ok') {
-    const value = integerValue(lifeTimeField.plain);
-    if (value === undefined) return fail(101, 'Validation problem: lifeTime must be a whole number of minutes');
-    if (value < BigInt(LIFETIME.min)) return fail(111, `lifeTime is too short (minimum ${LIFETIME.min} minutes)`);
-    if (value > BigInt(LIFETIME.max)) return fail(112, `lifeTime is too long (maximum ${LIFETIME.max} minutes)`);
-    lifeTime = Number(value);
-  }
-
-  const feeField = readNumeric(fields, 'feePaidByPayer');
-  let feePaidByPayer = 0;
-  if (feeField.kind === 'invalid') return fail(101, 'Validation problem: feePaidByPayer must be a number');
-  if (feeField.kind === 'ok') {
-    const value = integerValue(feeField.plain);
-    if (!FEE_PAID_BY_PAYER.some((allowed) => BigInt(allowed) === value)) return fail(115, 'Invalid feePaidByPayer: it must be 0 or 1');
-    feePaidByPayer = Number(value);
-  }
-
-  const coverField = readNumeric(fields, 'underPaidCover');
-  let underPaidCover = '0';
-  if (coverField.kind === 'invalid') return fail(101, 'Validation problem: underPaidCover must be a number');
-  if (coverField.kind === 'ok') {
-    if (compareToInt(coverField.plain, UNDERPAID_COVER.min) < 0) return fail(113, `underPaidCover must not be below ${UNDERPAID_COVER.min}`);
-    if (compareToInt(coverField.plain, UNDERPAID_COVER.max) > 0) return fail(114, `underPaidCover must not be above ${UNDERPAID_COVER.max}`);
-    underPaidCover = coverField.plain.replace(/^-/, '');
-  }
+  const terms = readTerms(fields);
+  if (!terms.ok) return terms;
+  const { lifeTime, feePaidByPayer, underPaidCover } = terms.value;
 
   const toCurrency = readSymbol(fields, 'toCurrency');
   if (toCurrency.kind === 'invalid') return fail(101, 'Validation problem: toCurrency must be a string');
