@@ -120,7 +120,10 @@ export function promptScreen(input: PromptScreenInput): string[] {
   }
   lines.push(chalk.dim(`Today: ${input.sales} sale${input.sales === 1 ? '' : 's'}${input.open > 0 ? `, ${input.open} still open` : ''}`));
   // The sandbox's outcomes follow the order id's ending (docs/sandbox.md).
-  if (input.sandbox) lines.push(chalk.dim('Sandbox outcomes: order id (o) ending -underpay -partial -expire -late -fail'));
+  if (input.sandbox) {
+    const outcomes = 'Sandbox outcomes: order id (o) ending -underpay -partial -expire -late -fail -mixed -refund';
+    for (const line of wrapPlain(outcomes, Math.max(20, input.width - 1))) lines.push(chalk.dim(line));
+  }
   lines.push(...keyLines(PROMPT_KEYS, input));
   return fitScreen(lines, input);
 }

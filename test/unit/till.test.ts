@@ -236,3 +236,20 @@ describe('till-view: the keys under the prompt', () => {
     for (const line of keys) expect(visibleWidth(line)).toBeLessThanOrEqual(width - 1);
   });
 });
+
+describe('till-view: the sandbox outcomes at the prompt', () => {
+  it.each([80, 100])('at %i columns every ending the sandbox knows is shown whole (docs/sandbox.md)', (width) => {
+    const text = promptScreen({
+      width,
+      height: 24,
+      chalk: PLAIN,
+      sandbox: true,
+      prompt: { amount: '' },
+      defaults: { currency: 'USDT', payCurrency: 'USDT' },
+      sales: 0,
+      open: 0,
+    }).join('\n');
+    for (const ending of ['-underpay', '-partial', '-expire', '-late', '-fail', '-mixed', '-refund'])
+      expect(text).toMatch(new RegExp(`(^| )${ending}( |$)`, 'm'));
+  });
+});
