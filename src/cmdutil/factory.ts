@@ -331,7 +331,7 @@ class DefaultFactory implements Factory {
     if (baseUrl === undefined) {
       throw new ConfigError(
         'no gateway base URL is configured',
-        'run gw init to set up gw, or set it with --base-url, GATEWAY_BASE_URL or baseUrl in your config file (gw config shows what is set); or try gw with --sandbox',
+        'run gw init to set up gw, or try gw with --sandbox, or set it with --base-url, GATEWAY_BASE_URL or baseUrl in your config file; gw config shows what is set',
       );
     }
     if (this.globals.verbose === true) this.io.err(`gw: gateway ${baseUrl.value.origin} (from ${describeSource(baseUrl.source)})\n`);

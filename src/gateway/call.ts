@@ -24,11 +24,11 @@ export function missingKeyError(kind: KeyKind, keys: Keys = {}): ConfigError {
     const payoutNote = keys.payout === undefined ? '' : '; the payout key is not used by the versioned API';
     return new ConfigError(
       'no general API key is configured: the versioned API (api v1) reads balances and rates with it',
-      `set it with --general-key, GATEWAY_GENERAL_KEY, or generalKey in your config file (gw config shows what is set)${payoutNote}`,
+      `set it with --general-key, GATEWAY_GENERAL_KEY, or generalKey in your config file; gw config shows what is set${payoutNote}`,
     );
   }
   const s = KEY_SETTINGS[kind];
-  return new ConfigError(`no ${kind} API key is configured`, `set it with ${s.flag}, ${s.env}, or ${s.file} in your config file (gw config shows what is set)`);
+  return new ConfigError(`no ${kind} API key is configured`, `set it with ${s.flag}, ${s.env}, or ${s.file} in your config file; gw config shows what is set`);
 }
 
 /**

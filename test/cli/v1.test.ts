@@ -117,7 +117,7 @@ describe('gw against a sandbox served on its own (gw sandbox), GATEWAY_API=v1', 
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       'gw: no general API key is configured: the versioned API (api v1) reads balances and rates with it\n' +
-        'hint: set it with --general-key, GATEWAY_GENERAL_KEY, or generalKey in your config file (gw config shows what is set); the payout key is not used by the versioned API\n',
+        'hint: set it with --general-key, GATEWAY_GENERAL_KEY, or generalKey in your config file; gw config shows what is set; the payout key is not used by the versioned API\n',
     );
   });
 

@@ -27,8 +27,8 @@ const KEYS = {
   payout: { value: PAYOUT, from: 'the config file (profile shop)' },
 } satisfies Keys;
 const KEY_HINTS = {
-  merchant: 'set it with --merchant-key, GATEWAY_MERCHANT_KEY, or merchantKey in your config file (gw config shows what is set)',
-  payout: 'set it with --payout-key, GATEWAY_PAYOUT_KEY, or payoutKey in your config file (gw config shows what is set)',
+  merchant: 'set it with --merchant-key, GATEWAY_MERCHANT_KEY, or merchantKey in your config file; gw config shows what is set',
+  payout: 'set it with --payout-key, GATEWAY_PAYOUT_KEY, or payoutKey in your config file; gw config shows what is set',
 };
 
 function catchError(run: () => unknown): unknown {

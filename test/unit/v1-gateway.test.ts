@@ -585,8 +585,8 @@ describe('V1Gateway requests', () => {
 });
 
 describe('V1Gateway: a missing key stops before any request (exit 78, naming where to set it)', () => {
-  const MERCHANT_HINT = 'set it with --merchant-key, GATEWAY_MERCHANT_KEY, or merchantKey in your config file (gw config shows what is set)';
-  const GENERAL_HINT = 'set it with --general-key, GATEWAY_GENERAL_KEY, or generalKey in your config file (gw config shows what is set)';
+  const MERCHANT_HINT = 'set it with --merchant-key, GATEWAY_MERCHANT_KEY, or merchantKey in your config file; gw config shows what is set';
+  const GENERAL_HINT = 'set it with --general-key, GATEWAY_GENERAL_KEY, or generalKey in your config file; gw config shows what is set';
   it.each([
     ['acceptedCurrencies', { general: KEYS.general }, (gw: V1Gateway) => gw.acceptedCurrencies(), 'merchant'],
     ['createPayment', { general: KEYS.general }, (gw: V1Gateway) => gw.createPayment({ amount: d('1'), currency: 'BTC', payCurrency: 'BTC' }), 'merchant'],

@@ -226,8 +226,8 @@ describe("wrapLine: gw's real hints at 40, 60 and 80 columns", () => {
   // Each hint as gw gives it (values filled in), and the commands in it as they must be laid out.
   const hints: [string, string[]][] = [
     [
-      'run gw init to set up gw, or set it with --base-url, GATEWAY_BASE_URL or baseUrl in your config file (gw config shows what is set); or try gw with --sandbox',
-      ['gw init', '(gw config'],
+      'run gw init to set up gw, or try gw with --sandbox, or set it with --base-url, GATEWAY_BASE_URL or baseUrl in your config file; gw config shows what is set',
+      ['gw init', 'gw config'],
     ],
     ['run gw init, or gw config set baseUrl https://…', ['gw init,', 'gw config set baseUrl https://…']],
     ['no payout of this account has that track id: check it (gw payouts lists them)', ['(gw payouts']],
