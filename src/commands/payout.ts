@@ -19,7 +19,7 @@ import { payoutJson, printPayout } from '../cmdutil/payout-view.js';
 import { isFinalPayout, type PayoutState } from '../domain/payout-status.js';
 import { ExitCode, GwError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
-import { PAYOUT_INFO } from '../operations/payout-info.js';
+import { PAYOUT_INFO, type Payout } from '../operations/payout-info.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { shellQuote } from '../output/sanitize.js';
 import type { Clock } from '../util/clock.js';
@@ -209,10 +209,20 @@ export function payoutStateFailure(state: PayoutState, trackId: string): GwError
   });
 }
 
+/** The payout asked about, or a protocol failure: an answer about another payout says nothing of this one. */
+async function lookUp(gateway: GatewayClient, trackId: string): Promise<Payout> {
+  const payout = await gateway.perform(PAYOUT_INFO, { trackId });
+  const answered = payout.trackId.raw().trim();
+  if (answered !== trackId) {
+    throw new GwError(ExitCode.PROTOCOL, `the gateway answered about payout ${payout.trackId.line(30)} when asked about ${trackId}: its state is unknown`);
+  }
+  return payout;
+}
+
 export async function payoutStatusRun(opts: PayoutStatusOptions): Promise<void> {
   const { io, clock } = opts;
   const gateway = await opts.gateway();
-  let payout = await gateway.perform(PAYOUT_INFO, { trackId: opts.trackId });
+  let payout = await lookUp(gateway, opts.trackId);
   if (opts.wait) {
     opts.releaseDeadline();
     const started = clock.now();
@@ -225,7 +235,7 @@ export async function payoutStatusRun(opts: PayoutStatusOptions): Promise<void> 
         throw new GwError(ExitCode.WAIT_ENDED, `payout ${opts.trackId} is still ${payout.status} after the --wait-timeout`);
       }
       await clock.sleep(opts.intervalMs ?? PAYOUT_POLL_MS, opts.signal);
-      payout = await gateway.perform(PAYOUT_INFO, { trackId: opts.trackId });
+      payout = await lookUp(gateway, opts.trackId);
     }
   }
   if (io.json) io.printJson(payoutJson(payout));

@@ -224,6 +224,23 @@ describe('gw payout status: exit codes', () => {
     expect(error === undefined ? 0 : (error as GwError).exitCode).toBe(exit);
   });
 
+  it('an answer about another payout (track id 8 when 9 was asked): exit 76, never "confirmed"', async () => {
+    const t = IOStreams.test();
+    const other = decodePayout(parseLossless(JSON.stringify({ track_id: '8', status: 'confirmed', amount: 1, currency: 'USDT' })) as JsonObject, 'test');
+    const gateway = new FakeGateway({ performed: { 'payout information': other } });
+    const options = {
+      io: t.io,
+      gateway: async () => gateway,
+      clock: new ManualClock(0),
+      signal: new AbortController().signal,
+      releaseDeadline: () => undefined,
+      trackId: '9',
+    };
+    const error = (await payoutStatusRun({ ...options, wait: false }).catch((e: unknown) => e)) as GwError;
+    expect([error.exitCode, error.message]).toEqual([ExitCode.PROTOCOL, 'the gateway answered about payout 8 when asked about 9: its state is unknown']);
+    expect(t.stdout()).toBe('');
+  });
+
   it('--wait follows it until it ends, looking every 3 s', async () => {
     const { done, clock, gateway } = run(['processing', 'pending', 'confirming', 'confirmed'], true);
     await done;
