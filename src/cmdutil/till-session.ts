@@ -15,6 +15,7 @@ import type { GatewayClient, Payment, PaymentInfo, PaymentRequest } from '../gat
 import type { IOStreams } from '../output/iostreams.js';
 import type { Key, KeySource } from '../output/keys.js';
 import { CLEAR_LINE } from '../output/screen.js';
+import { FRAME_MS, SHOW_AFTER_MS, SPINNER_FRAMES } from '../output/spinner.js';
 import { parseTimestamp } from '../output/time.js';
 import type { PaymentUri } from '../payment-uri/index.js';
 import type { Clock } from '../util/clock.js';
@@ -185,8 +186,43 @@ class Till {
     });
   }
 
-  #busy(what: string, lines: readonly string[], keys?: ReadonlyArray<readonly [string, string]>): void {
-    this.#phase(() => this.#io.drawScreen(busyScreen({ ...this.#screenInput(), what, lines, ...(keys && { keys }) }), { clear: true }));
+  /**
+   * The busy screen while `work` runs (creating, looking up), its line `live` turning with a
+   * spinner once the wait is noticeable: a sign of life up to the deadline. In real time, as the
+   * person at the till sees it (whatever the till's clock), and gone with the screen when it ends.
+   */
+  async #busyWhile<T>(
+    what: string,
+    lines: readonly string[],
+    live: number,
+    work: () => Promise<T>,
+    keys?: ReadonlyArray<readonly [string, string]>,
+  ): Promise<T> {
+    let frame = -1;
+    const draw = (clear: boolean): void => {
+      const shown = frame < 0 ? lines : lines.map((line, i) => (i === live ? `${SPINNER_FRAMES[frame % SPINNER_FRAMES.length]} ${line}` : line));
+      this.#io.drawScreen(busyScreen({ ...this.#screenInput(), what, lines: shown, ...(keys && { keys }) }), { clear });
+    };
+    this.#phase(() => draw(true));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = (): void => {
+      frame++;
+      draw(false);
+      timer = setTimeout(tick, FRAME_MS);
+      timer.unref?.();
+    };
+    timer = setTimeout(tick, SHOW_AFTER_MS);
+    timer.unref?.();
+    try {
+      return await work();
+    } finally {
+      clearTimeout(timer);
+      // No frame left standing still (a look-up waits before it is tried again).
+      if (frame >= 0 && !this.#o.signal.aborted) {
+        frame = -1;
+        draw(false);
+      }
+    }
   }
 
   /** The next key within `ms`, or undefined; resizes redraw the phase on the way. */
@@ -244,10 +280,11 @@ class Till {
     }
     const terms = `${request.amount} ${request.currency} in ${request.payCurrency}${request.network === undefined ? '' : ` on ${request.network}`}`;
     this.#observe('creating');
-    this.#busy('creating the payment', [`Creating the payment of ${terms}…`, `Order id: ${orderId}`]);
     let payment: Payment;
     try {
-      payment = await o.gateway.createPayment(request);
+      payment = await this.#busyWhile('creating the payment', [`Creating the payment of ${terms}…`, `Order id: ${orderId}`], 0, () =>
+        o.gateway.createPayment(request),
+      );
     } catch (error) {
       if (!(error instanceof GwError)) throw error;
       const judged = ambiguousFailure(error, request, this.#io.sandbox);
@@ -300,9 +337,9 @@ class Till {
     let problem: string | undefined;
     for (;;) {
       this.#observe('lookup', sale);
-      this.#busy('looking for the payment', [...said, problem === undefined ? 'Looking…' : `Looking again (the last look-up failed: ${problem})…`], keys);
+      const looking = [...said, problem === undefined ? 'Looking…' : `Looking again (the last look-up failed: ${problem})…`];
       try {
-        const found = await paymentsOfOrder(o.gateway, orderId);
+        const found = await this.#busyWhile('looking for the payment', looking, looking.length - 1, () => paymentsOfOrder(o.gateway, orderId), keys);
         if (found.incomplete !== undefined) throw new GwError(ExitCode.PROTOCOL, `the gateway's list of payments was incomplete: ${found.incomplete}`);
         const match = orderPayment(found.payments, request);
         if (match.kind === 'none') {

@@ -9,7 +9,7 @@ import type { TillPhase } from '../../src/cmdutil/till-session.js';
 import { createFactory } from '../../src/cmdutil/factory.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { ExitCode, GwError } from '../../src/errors.js';
-import type { GatewayClient, PaymentInfo } from '../../src/gateway/gateway.js';
+import type { GatewayClient, Payment, PaymentInfo } from '../../src/gateway/gateway.js';
 import { IOStreams } from '../../src/output/iostreams.js';
 import { LEAVE_ALT_SCREEN, parseKeys, type KeySource } from '../../src/output/keys.js';
 import { ManualClock } from '../../src/util/clock.js';
@@ -538,6 +538,30 @@ describe('gw counter: a creation that may have reached the gateway is looked up,
     expect(r.exit).toBe(130);
     expect(r.summary).toMatch(/^not confirmed +1 +25 USDT$/m);
     expect(r.summary).toContain('gw payments --order-id amb-9');
+  });
+
+  it('a creation that takes a while: the creating screen turns a spinner (a sign of life), gone once the payment shows', async () => {
+    // The gateway answers after 600 ms of real time: the spinner shows from 200 ms, in real time too.
+    const slow = () => new Promise<Payment>((resolve) => setTimeout(() => resolve(tronPayment(T0)), 600));
+    const gateway = new FakeGateway({
+      payment: slow,
+      info: paymentInfoOf({ status: 'Paid', amount: '25', currency: 'USDT', payAmount: '25', payCurrency: 'USDT', txID: 'ab12' }),
+    });
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['final', ENTER],
+        ['prompt', 'q'],
+      ],
+      { gateway, orderIds: ['slow-1'], env: { GATEWAY_COUNTER_CURRENCY: 'USDT' } },
+    );
+    expect(r.exit).toBe(0);
+    const creating = r.stdout.slice(r.stdout.indexOf('Creating the payment'), r.stdout.indexOf('Pay exactly'));
+    const frames = new Set(creating.match(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Creating the payment/g) ?? []);
+    expect(frames.size).toBeGreaterThan(1);
+    // Nothing of it is left on the screen that follows.
+    const screen = new VirtualTerminal(80, 24).write(r.stdout.slice(0, r.stdout.lastIndexOf('Pay exactly')));
+    expect(screen.text()).not.toContain('Creating the payment');
   });
 
   it('a refusal created nothing: the sale stays at the prompt with the reason', async () => {
