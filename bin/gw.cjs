@@ -7,8 +7,9 @@
 // no module compile cache (that is Node 22's module.enableCompileCache), so the bundle is compiled
 // here with vm.Script and V8's cachedData: the cache, written next to the bundle after a run (and
 // by the build), lets V8 skip most of the compile. It is only ever an optimisation:
-// - one cache file per command, Node version, architecture and V8 flags, so another Node never
-//   sees it, and each command restores what it runs: `gw rate` the transport and undici's client,
+// - one cache file per build of the bundle, command, Node version, architecture and V8 flags, so
+//   neither another build nor another Node ever sees it (V8 checks a cache against the source's
+//   length only, and every build has the same length), and each command restores what it runs: `gw rate` the transport and undici's client,
 //   `gw pay --sandbox` the sandbox too, `gw config` neither (a cache holds the functions the run
 //   that made it compiled; one cache for all would make every command restore every other's code);
 // - V8 checks it against the source and rejects one that does not match (then gw compiles as
@@ -66,10 +67,14 @@ function load() {
     .replace(/[^A-Za-z0-9=-]+/g, '_')
     .slice(0, 60);
   const commands = commandsOf(source);
+  // The build's id for this bundle (scripts/build.mjs withBuildId): V8 checks a cache against the
+  // source's length only, so a cache is named after the build that made it, never another's.
+  const build = /^[0-9a-f]{16}$/.test(commands['#build']) ? commands['#build'] : 'unbuilt';
+  delete commands['#build'];
   const word = args.find((arg) => Object.hasOwn(commands, arg));
   const command = word === undefined ? 'other' : commands[word];
   const variant = `${command}${args.includes('--sandbox') ? '-sandbox' : ''}`;
-  const cacheFile = `${bundle}.${process.version}-${process.arch}${flags ? `-${flags}` : ''}.${variant}.cache`;
+  const cacheFile = `${bundle}.${build}.${process.version}-${process.arch}${flags ? `-${flags}` : ''}.${variant}.cache`;
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);

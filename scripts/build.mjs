@@ -440,12 +440,25 @@ if (process.argv.includes('--watch')) {
     rmSync(DIST, { recursive: true, force: true });
     fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
   }
-  if (!sea && on('external-source')) writeFileSync(BUNDLE, asLauncherFunction(bundled));
+  if (!sea) writeFileSync(BUNDLE, withBuildId(on('external-source') ? asLauncherFunction(bundled) : bundled));
   if (!sea) await writeCodeCaches();
   if (inputs !== undefined) {
     mkdirSync(new URL('.', STAMP), { recursive: true });
     writeFileSync(STAMP, `${inputs} ${bundleMark()}`);
   }
+}
+
+/**
+ * The bundle with its build id in the first line's list (`"#build"`): 16 hex digits of SHA-256 over
+ * everything after that line. The launcher names its code caches with it (bin/gw.cjs), because V8
+ * checks a cache against the source's length only, and every bundle is padded to the same length:
+ * a cache another build made (a rebuild in place, two builds at once) would be accepted and run
+ * the wrong code. With the id in its name it is never read.
+ */
+function withBuildId(code) {
+  const newline = code.indexOf('\n');
+  const id = createHash('sha256').update(code.slice(newline)).digest('hex').slice(0, 16);
+  return `${COMMANDS_BANNER}${JSON.stringify({ '#build': id, ...commands })}${code.slice(newline)}`;
 }
 
 /**

@@ -2,6 +2,7 @@
 // answers with it, without it (GW_CODE_CACHE=0), and with a cache V8 rejects (corrupt, or made by
 // another Node), which it then replaces. Run on a private copy of the built package, so that
 // corrupting its cache cannot disturb the other tests.
+import { createHash } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -27,7 +28,20 @@ afterAll(async () => {
 
 /** The caches the build writes (scripts/build.mjs, writeCodeCaches). */
 const BUILT = ['config', 'pay-sandbox', 'pay', 'status', 'payments', 'rate', 'currencies', 'balance', 'doctor'];
-const cacheOf = (variant: string): string => `gw.cjs.${process.version}-${process.arch}.${variant}.cache`;
+const cacheOf = (variant: string): string => `gw.cjs.${buildId()}.${process.version}-${process.arch}.${variant}.cache`;
+
+/**
+ * The build's id in the bundle's first line: a hash of the rest of the bundle, so a cache is named
+ * after the very bundle it was made from (V8 checks a cache against the source's length only, and
+ * every build is padded to the same length).
+ */
+function buildId(): string {
+  const bundle = readFileSync(path.join(ROOT, 'dist', 'gw.cjs'), 'latin1');
+  const newline = bundle.indexOf('\n');
+  const id = (JSON.parse(bundle.slice('//gw-commands '.length, newline)) as Record<string, string>)['#build'] ?? '';
+  expect(id).toBe(createHash('sha256').update(bundle.slice(newline), 'latin1').digest('hex').slice(0, 16));
+  return id;
+}
 
 const cacheFiles = (): string[] => readdirSync(path.join(copy, 'dist')).filter((f) => f.endsWith('.cache'));
 

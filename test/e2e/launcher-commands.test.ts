@@ -12,7 +12,9 @@ describe("the launcher's list of commands", () => {
     const bundle = readFileSync(path.join(ROOT, 'dist', 'gw.cjs'), 'utf8');
     const first = bundle.slice(0, bundle.indexOf('\n'));
     expect(first.startsWith('//gw-commands ')).toBe(true);
-    const listed = JSON.parse(first.slice('//gw-commands '.length)) as Record<string, string>;
+    const { '#build': build, ...listed } = JSON.parse(first.slice('//gw-commands '.length)) as Record<string, string>;
+    // The build's id, which names the code caches (bin/gw.cjs): a hash of the rest of the bundle.
+    expect(build).toMatch(/^[0-9a-f]{16}$/);
     expect(listed).toEqual(launcherCommands());
     expect(Object.values(listed).sort()).toEqual(COMMANDS.map((row) => row.name).sort());
   });
