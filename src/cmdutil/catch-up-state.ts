@@ -3,6 +3,7 @@
 // ~/.local/state/gateway, where the sandbox's journal lives too): catch-up-<profile>.json, 0600.
 //
 //   {"version": 1, "lastAt": <Unix seconds of the last notification recorded>,
+//    "pendingSince"?: <Unix seconds: the start of a window not wholly delivered>,
 //    "seen": {"<event id>": <Unix seconds the payment was created>, …}}
 //
 // An event is added only once its notification was acknowledged (recorded on the output, and
@@ -21,6 +22,12 @@ export const CATCH_UP_LOOKBACK_S = 2 * 24 * 3600;
 export interface CatchUpState {
   /** Unix seconds of the last notification recorded (live or recovered); undefined: none yet. */
   lastAt?: number;
+  /**
+   * Unix seconds: the start of a catch-up window that was not wholly delivered (an event not
+   * taken, a history page not read). Live notifications move `lastAt` on, never this: the next
+   * catch-up starts here at the latest, until one delivers its whole window.
+   */
+  pendingSince?: number;
   /** Event id → Unix seconds its payment was created. */
   seen: Map<string, number>;
 }
@@ -43,13 +50,14 @@ export function loadCatchUpState(file: string): CatchUpState {
     throw new ConfigError(`the catch-up state ${file} cannot be read: ${(error as Error).message}`);
   }
   try {
-    const doc = JSON.parse(text) as { version?: unknown; lastAt?: unknown; seen?: unknown };
+    const doc = JSON.parse(text) as { version?: unknown; lastAt?: unknown; pendingSince?: unknown; seen?: unknown };
     if (doc.version !== 1 || typeof doc.seen !== 'object' || doc.seen === null) throw new Error('not a version 1 state');
     const seen = new Map<string, number>();
     for (const [id, created] of Object.entries(doc.seen as Record<string, unknown>))
       if (/^[0-9a-f]{32}$/.test(id) && typeof created === 'number' && Number.isSafeInteger(created)) seen.set(id, created);
     const lastAt = typeof doc.lastAt === 'number' && Number.isSafeInteger(doc.lastAt) ? doc.lastAt : undefined;
-    return { ...(lastAt !== undefined && { lastAt }), seen };
+    const pendingSince = typeof doc.pendingSince === 'number' && Number.isSafeInteger(doc.pendingSince) ? doc.pendingSince : undefined;
+    return { ...(lastAt !== undefined && { lastAt }), ...(pendingSince !== undefined && { pendingSince }), seen };
   } catch (error) {
     throw new ConfigError(
       `the catch-up state ${file} is not gw's: ${(error as Error).message}`,
@@ -61,7 +69,12 @@ export function loadCatchUpState(file: string): CatchUpState {
 /** Writes `state` to `file` atomically (temporary file, fsync, rename), forgetting events of payments created before `forgetBefore`. */
 export function saveCatchUpState(file: string, state: CatchUpState, forgetBefore?: number): void {
   if (forgetBefore !== undefined) for (const [id, created] of state.seen) if (created > 0 && created < forgetBefore) state.seen.delete(id);
-  const doc = { version: 1, ...(state.lastAt !== undefined && { lastAt: state.lastAt }), seen: Object.fromEntries(state.seen) };
+  const doc = {
+    version: 1,
+    ...(state.lastAt !== undefined && { lastAt: state.lastAt }),
+    ...(state.pendingSince !== undefined && { pendingSince: state.pendingSince }),
+    seen: Object.fromEntries(state.seen),
+  };
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);

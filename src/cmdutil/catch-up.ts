@@ -189,16 +189,28 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   }
   // The window moves on only when everything in it was read and delivered: what failed, or was on
   // a page not read, stays in the next one.
+  const sinceS = Math.floor(opts.since.getTime() / 1000);
+  const untilS = Math.floor(until.getTime() / 1000);
   if (result.failed === 0 && result.incomplete === undefined) {
-    state.lastAt = Math.max(state.lastAt ?? 0, Math.floor(until.getTime() / 1000));
-    saveCatchUpState(opts.statePath, state, forgetBefore);
+    // A window not wholly delivered before is done once this one covered it.
+    if (state.pendingSince !== undefined && sinceS <= state.pendingSince && untilS >= (state.lastAt ?? 0)) delete state.pendingSince;
+    state.lastAt = Math.max(state.lastAt ?? 0, untilS);
+  } else {
+    // Kept apart from lastAt, which live notifications move on: the next catch-up starts here.
+    state.pendingSince = Math.min(state.pendingSince ?? sinceS, sinceS);
   }
+  saveCatchUpState(opts.statePath, state, forgetBefore);
   return result;
 }
 
-/** The window to catch up on from the state: from its last notification, less the lookback; undefined when nothing was recorded yet. */
+/**
+ * The window to catch up on from the state: from its last notification, less the lookback, or from
+ * the start of a window not wholly delivered if that is earlier; undefined when nothing was recorded yet.
+ */
 export function catchUpSince(state: CatchUpState): Date | undefined {
-  return state.lastAt === undefined ? undefined : new Date((state.lastAt - CATCH_UP_LOOKBACK_S) * 1000);
+  if (state.lastAt === undefined) return state.pendingSince === undefined ? undefined : new Date(state.pendingSince * 1000);
+  const fromLast = state.lastAt - CATCH_UP_LOOKBACK_S;
+  return new Date(Math.min(fromLast, state.pendingSince ?? fromLast) * 1000);
 }
 
 /** What catching up needs from the configuration: the client, the body style (the configured API's), the key, the state file. */

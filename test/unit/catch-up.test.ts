@@ -190,6 +190,10 @@ describe('a history that could not be read whole', () => {
     expect(result.incomplete).toMatch(/stopped before page 2 of 2: no complete answer.*; the payout history could not be read/);
     expect(result.payoutsNote).toBe('payouts not caught up: no time was left to send the request to the gateway');
     expect(loadCatchUpState(statePath).lastAt).toBe(T_DATE - 600);
+    // A live notification days later moves lastAt on, but not where the next catch-up starts.
+    const { catchUpSince, rememberLive } = await import('../../src/cmdutil/catch-up.js');
+    rememberLive(statePath, state, eventId('99', 'paid'), T_DATE + 10 * 86_400);
+    expect(catchUpSince(loadCatchUpState(statePath))?.getTime()).toBe((T_DATE - 60) * 1000);
   });
 });
 
@@ -222,5 +226,36 @@ describe('a recovered versioned body for an underpaid payment asked in its own c
       [3.75, 1],
       [3, 1],
     ]);
+  });
+});
+
+describe('a window not wholly delivered', () => {
+  it('is where the next catch-up starts until a run covers it whole; then it is forgotten', async () => {
+    const { catchUpSince } = await import('../../src/cmdutil/catch-up.js');
+    const file = path.join(emptyDir(), 'catch-up-default.json');
+    saveCatchUpState(file, { lastAt: T_DATE, pendingSince: T_DATE - 5 * 86_400, seen: new Map() });
+    const back = loadCatchUpState(file);
+    expect(back.pendingSince).toBe(T_DATE - 5 * 86_400);
+    expect(catchUpSince(back)?.getTime()).toBe((T_DATE - 5 * 86_400) * 1000);
+    // Without one, the lookback from the last notification.
+    expect(catchUpSince({ lastAt: T_DATE, seen: new Map() })?.getTime()).toBe((T_DATE - 2 * 86_400) * 1000);
+    // A complete run over that window forgets it.
+    const { catchUp } = await import('../../src/cmdutil/catch-up.js');
+    const { FakeGateway } = await import('../support/fake-gateway.js');
+    const { IOStreams } = await import('../../src/output/iostreams.js');
+    await catchUp({
+      io: IOStreams.test().io,
+      gateway: new FakeGateway({ page: { payments: [], page: 1, pages: 1, total: 0 } }),
+      style: 'v1',
+      merchantKey: 'k',
+      since: catchUpSince(back) as Date,
+      until: new Date((T_DATE + 60) * 1000),
+      state: back,
+      statePath: file,
+      now: () => (T_DATE + 60) * 1000,
+      record: async () => {},
+    });
+    expect(loadCatchUpState(file).pendingSince).toBeUndefined();
+    expect(loadCatchUpState(file).lastAt).toBe(T_DATE + 60);
   });
 });
