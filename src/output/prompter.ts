@@ -26,12 +26,20 @@ export interface Prompter {
 
 const identity = (text: string): string => text;
 
+/** What @inquirer's prompts are given besides their question. */
+interface PromptContext {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  clearPromptOnDone: false;
+  signal: AbortSignal;
+}
+
 /**
  * The terminal's prompts, from @inquirer (loaded on first use): each prompt's own package, not the
  * @inquirer/prompts umbrella, whose editor prompt alone would add 0.5 MB (iconv-lite) to gw.
  */
 export class TerminalPrompter implements Prompter {
-  readonly #context: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; clearPromptOnDone: false };
+  readonly #context: Omit<PromptContext, 'signal'>;
   /** Without colour (NO_COLOR, --no-color): the prompts' own styling is turned off too. */
   readonly #theme: Record<string, unknown> | undefined;
 
@@ -60,13 +68,28 @@ export class TerminalPrompter implements Prompter {
         };
   }
 
-  /** Runs one prompt; Ctrl-C (ExitPromptError) becomes the usual interruption, exit 130. */
-  async #ask<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one prompt; Ctrl-C (ExitPromptError) becomes the usual interruption, exit 130, and so does
+   * Ctrl-D (end of input): @inquirer's readline closes on it and the prompt would never settle, so
+   * gw would stop with nothing said. The prompt is aborted instead.
+   */
+  async #ask<T>(run: (context: PromptContext) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    const input = this.#context.input;
+    const onData = (chunk: Buffer | string): void => {
+      if (String(chunk).includes('\u0004')) abort.abort();
+    };
+    const onEnd = (): void => abort.abort();
+    input.on('data', onData);
+    input.once('end', onEnd);
     try {
-      return await run();
+      return await run({ ...this.#context, signal: abort.signal });
     } catch (error) {
       if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw interrupted();
       throw error;
+    } finally {
+      input.off('data', onData);
+      input.off('end', onEnd);
     }
   }
 
@@ -76,28 +99,25 @@ export class TerminalPrompter implements Prompter {
 
   async input(q: { message: string; default?: string; validate?: Validate }): Promise<string> {
     const { default: input } = await import('@inquirer/input');
-    return this.#ask(() =>
-      input(
-        this.#with({ message: q.message, ...(q.default !== undefined && { default: q.default }), ...(q.validate && { validate: q.validate }) }),
-        this.#context,
-      ),
+    return this.#ask((context) =>
+      input(this.#with({ message: q.message, ...(q.default !== undefined && { default: q.default }), ...(q.validate && { validate: q.validate }) }), context),
     );
   }
 
   async secret(q: { message: string; validate?: Validate }): Promise<string> {
     const { default: password } = await import('@inquirer/password');
     // No mask and no ctrl+t reveal: nothing of the key is ever drawn.
-    return this.#ask(() => password(this.#with({ message: q.message, toggleMask: false, ...(q.validate && { validate: q.validate }) }), this.#context));
+    return this.#ask((context) => password(this.#with({ message: q.message, toggleMask: false, ...(q.validate && { validate: q.validate }) }), context));
   }
 
   async select<T>(q: { message: string; choices: ReadonlyArray<PromptChoice<T>>; default?: T }): Promise<T> {
     const { default: select } = await import('@inquirer/select');
     const choices = q.choices.map((c) => ({ name: c.name, value: c.value, ...(c.description !== undefined && { description: c.description }) }));
-    return this.#ask(() => select<T>(this.#with({ message: q.message, choices, ...(q.default !== undefined && { default: q.default }) }), this.#context));
+    return this.#ask((context) => select<T>(this.#with({ message: q.message, choices, ...(q.default !== undefined && { default: q.default }) }), context));
   }
 
   async confirm(q: { message: string; default?: boolean }): Promise<boolean> {
     const { default: confirm } = await import('@inquirer/confirm');
-    return this.#ask(() => confirm(this.#with({ message: q.message, ...(q.default !== undefined && { default: q.default }) }), this.#context));
+    return this.#ask((context) => confirm(this.#with({ message: q.message, ...(q.default !== undefined && { default: q.default }) }), context));
   }
 }

@@ -132,4 +132,17 @@ describe.skipIf(!hasTmux)('gw payout: the confirmation in a terminal', () => {
     expect(interrupted).toContain('interrupted at the confirmation: the payout was not sent');
     expect(posts()).toBe(before);
   });
+
+  it('Ctrl-D at the question ends it as an interruption: nothing sent, exit 130, never a bug report', async () => {
+    const before = posts();
+    typed(`clear; gw payout 12.5 USDT ${TRON_ADDRESS} --network tron; echo "EXIT=$?"`);
+    enter();
+    await waitFor(/Send this payout\?/);
+    tmux('send-keys', '-t', SESSION, 'C-d');
+    const ended = await waitFor(/EXIT=\d+/);
+    expect(ended).toMatch(/EXIT=130\b/);
+    expect(ended).toContain('interrupted at the confirmation: the payout was not sent');
+    expect(ended).not.toContain('bug');
+    expect(posts()).toBe(before);
+  });
 });
