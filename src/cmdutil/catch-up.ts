@@ -20,7 +20,6 @@ import {
 } from '../notifications/catch-up.js';
 import { forEachPayout } from '../gateway/payout-pages.js';
 import type { Payout } from '../operations/payout-info.js';
-import { normalizePayoutStatus } from '../domain/payout-status.js';
 import type { NotificationStyle } from '../notifications/types.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
@@ -265,13 +264,14 @@ export async function listenCatchUp(setup: () => Promise<CatchUpSetup>, opts: Li
     const trackId = r.summary?.trackId?.raw().trim();
     if (trackId === undefined || trackId === '') return;
     let id: string;
-    if (r.summary?.type?.raw().trim().toLowerCase() === 'payout') {
-      const payoutState = normalizePayoutStatus(r.summary.gatewayStatus?.raw() ?? '');
+    if (r.summary === undefined) return;
+    const payoutState = r.summary.payoutState;
+    if (payoutState !== null) {
       if (payoutState === 'unknown') return;
       id = payoutEventId(trackId, payoutState);
     } else {
       const arrived = r.body === undefined ? undefined : notificationArrival(r.body);
-      const gwState = arrived?.state ?? r.summary?.state;
+      const gwState = arrived?.state ?? r.summary.state;
       if (gwState === undefined || gwState === 'unknown') return;
       id = eventId(trackId, gwState);
     }

@@ -425,7 +425,7 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
       const s = r.summary;
       const f = r.forward;
       // What arrived (src/domain/notification-arrival.ts): the same fields as gw status --json.
-      const arrived = s === undefined || r.body === undefined ? undefined : arrivalOf(r);
+      const arrived = s === undefined || s.payoutState !== null || r.body === undefined ? undefined : arrivalOf(r);
       return `${toJson(
         {
           event: 'notification',
@@ -439,7 +439,7 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
           keyKind: r.keyKind ?? null,
           type: s?.type ?? null,
           trackId: s?.trackId ?? null,
-          status: arrived?.state ?? s?.state ?? null,
+          status: s?.payoutState ?? arrived?.state ?? s?.state ?? null,
           gatewayStatus: s?.gatewayStatus ?? null,
           amount: s?.amount ?? null,
           currency: s?.currency ?? null,
@@ -477,8 +477,8 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
       parts.push(`${Untrusted.of(r.method).line(10)} ${Untrusted.of(r.path).line(60)}`);
     } else {
       parts.push(s.type?.line(20) ?? '(no type)', s.trackId?.line(40) ?? '(no track id)');
-      const arrived = r.body === undefined ? undefined : arrivalOf(r);
-      const state = arrived?.state ?? s.state;
+      const arrived = s.payoutState !== null || r.body === undefined ? undefined : arrivalOf(r);
+      const state = s.payoutState ?? arrived?.state ?? s.state;
       parts.push(s.gatewayStatus === null ? 'no status' : `${state === 'paid' ? c.bold(state) : state} (${s.gatewayStatus.line(30)})`);
       const amount = amountText(s.amount, s.currency);
       if (amount !== undefined) parts.push(amount);

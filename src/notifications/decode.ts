@@ -9,6 +9,7 @@
 // one too), and the repeated keys are reported so that gw can say so.
 import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import { normalizeStatus, type PaymentState } from '../domain/payment-status.js';
+import { normalizePayoutStatus, type PayoutState } from '../domain/payout-status.js';
 import { Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 
@@ -20,8 +21,10 @@ export interface NotificationSummary {
   style: 'legacy' | 'v1' | 'unknown';
   type: Untrusted | null;
   trackId: Untrusted | null;
-  /** gw's state for the gateway's status word. */
+  /** gw's state for the gateway's status word (a payment's; `unknown` for a payout's notification). */
   state: PaymentState;
+  /** A payout's notification (type `payout`): its state in the payout vocabulary; null for a payment's. */
+  payoutState: PayoutState | null;
   gatewayStatus: Untrusted | null;
   amount: Amount | null;
   currency: Untrusted | null;
@@ -223,11 +226,14 @@ function summarise(fields: Fields): NotificationSummary {
     payAmount = sumReceived(items);
     payCurrency ??= text(items[0] === undefined ? undefined : get(items[0], 'currency'));
   }
+  const type = text(get(fields, 'type'));
+  const payout = type !== null && type.raw().trim().toLowerCase() === 'payout';
   return {
     style,
-    type: text(get(fields, 'type')),
+    type,
     trackId: text(get(fields, 'trackId', 'track_id')),
-    state: gatewayStatus === null ? 'unknown' : normalizeStatus(gatewayStatus.raw()),
+    state: gatewayStatus === null || payout ? 'unknown' : normalizeStatus(gatewayStatus.raw()),
+    payoutState: payout ? normalizePayoutStatus(gatewayStatus?.raw() ?? '') : null,
     gatewayStatus,
     amount: amount(get(fields, 'amount')),
     currency: text(get(fields, 'currency')),

@@ -109,6 +109,23 @@ describe('listenRun: verified notifications', () => {
     expect(payout).toMatch(/verified {7}payout {2}555 {2}confirming \(Confirming\) {2}10\.50 USDT$/);
   });
 
+  it("a payout's status is read in the payout vocabulary (Processing, Complete), not as a payment's", async () => {
+    const r = await listen({}, { json: true });
+    const processing = PAYOUT_BODY.replace('Confirming', 'Processing');
+    const complete = PAYOUT_BODY.replace('Confirming', 'Complete');
+    for (const body of [processing, complete]) expect((await send(r.url, body, { HMAC: hmacOf(PAYOUT, body) })).status).toBe(200);
+    const records = r.t
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((x) => x.event === 'notification');
+    expect(records.map((x) => [x.type, x.status, x.gatewayStatus, x.received])).toEqual([
+      ['payout', 'processing', 'Processing', null],
+      ['payout', 'confirmed', 'Complete', null],
+    ]);
+  });
+
   it('--json: a listening event, then one object per request with the raw body and the verdict', async () => {
     const r = await listen({}, { json: true });
     await send(r.url, LEGACY, { HMAC: hmacOf(MERCHANT, LEGACY) });
