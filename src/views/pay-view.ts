@@ -235,5 +235,13 @@ async function renderQr(io: IOStreams, text: string): Promise<string> {
     io.warn(`the QR code needs ${width} columns and the terminal has ${columns}: ${fix}; or use --qr-out <file.png>`);
     return '';
   }
-  return renderTerminalQr(text, io.qrRenderOptions());
+  const drawn = renderTerminalQr(text, options);
+  // A code taller than the screen can never be scanned whole from it: never drawn cut.
+  const rows = drawn.split('\n').filter((line) => line !== '').length;
+  if (io.stdoutIsTTY && rows > io.height() - 1) {
+    const fix = options.charset === 'ascii' ? asciiReason(options.locale) : 'enlarge the window';
+    io.warn(`the QR code needs ${rows} lines and the terminal has ${io.height()}: ${fix}; or use --qr-out <file.png>`);
+    return '';
+  }
+  return drawn;
 }

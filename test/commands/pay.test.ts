@@ -95,6 +95,15 @@ describe('payRun', () => {
     expect(warning).not.toMatch(/widen it/);
   });
 
+  it('a code taller than the screen (TERM=dumb, 12 lines) is never drawn cut: not drawn, one warning with the way out', async () => {
+    const io = { stdoutTTY: true, stderrTTY: true, width: 100, height: 12, env: { TERM: 'dumb', LANG: 'C.UTF-8' } };
+    const { t, opts } = setup({ payment: tronPayment(clock.now()) }, io, { qr: 'always' });
+    await payRun(opts);
+    expect(t.stdout()).not.toMatch(/[\u2580-\u259f]/);
+    expect(t.stderr().replace(/\n +/g, ' ')).toMatch(/the QR code needs \d+ lines and the terminal has 12: enlarge the window; or use --qr-out <file\.png>/);
+    expect(t.stdout()).toContain('TXnWf7nFiycmzNYwJF3wgqRTyumiuhgBZe');
+  });
+
   it('--no-clear leaves the screen as it is', async () => {
     const { t, opts } = setup({ payment: tronPayment(clock.now()) }, { stdoutTTY: true, width: 100, height: 30 }, { clear: false });
     await payRun(opts);
