@@ -2,10 +2,11 @@
 // docs/gateway.md §13), newest first. The gateway filters by status, type, currency, network,
 // amount and date; gw adds --reference and --address, which it matches itself over the window
 // (--since, default the last 90 days: every page of it is read). `payoutRows` is the table's one
-// mapping from a payout to its cells; `--format csv` writes every page (src/output/csv.ts: RFC 4180,
-// formula-guarded text, amounts as numbers, times in UTC).
+// mapping from a payout to its cells; `--format csv` streams every page (src/output/csv.ts: RFC 4180,
+// formula-guarded text, amounts as numbers, times in UTC), each page written before the next is read.
 import { Command } from 'commander';
 import { parseSymbol, parseText } from '../cmdutil/args.js';
+import { CsvWriter } from '../cmdutil/csv-export.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseReference, referenceOf } from '../cmdutil/payout-reference.js';
@@ -13,10 +14,11 @@ import { findPayouts, LOOKBACK_DAYS } from '../cmdutil/payout-find.js';
 import { payoutJson } from '../cmdutil/payout-view.js';
 import { parseWhen } from '../cmdutil/time-args.js';
 import { PAYOUT_STATES } from '../domain/payout-status.js';
-import { UsageError } from '../errors.js';
+import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
+import { forEachPayout } from '../gateway/payout-pages.js';
 import { Decimal } from '../money/decimal.js';
-import { PAYOUT_HISTORY, type PayoutFilter } from '../operations/payout-history.js';
+import { MAX_PAYOUT_PAGE_SIZE, PAYOUT_HISTORY, type PayoutFilter } from '../operations/payout-history.js';
 import type { Payout } from '../operations/payout-info.js';
 import { type CsvCell, csvNumber, csvRecord } from '../output/csv.js';
 import type { IOStreams } from '../output/iostreams.js';
@@ -32,9 +34,14 @@ export interface PayoutsOptions {
   /** Matched by gw over the window (every page of it). */
   reference?: string;
   address?: string;
-  /** --format csv: every page, as CSV. */
+  /** --format csv: every page, streamed as CSV. */
   csv?: boolean;
+  /** Lifts the command's deadline (csv: each page request keeps its own, --timeout). */
+  releaseDeadline?: () => void;
 }
+
+/** --format csv stops after this many pages (a gateway whose pages never end), and says so: exit 76. */
+export const MAX_CSV_PAGES = 10_000;
 
 interface PayoutsFlags {
   format?: string;
@@ -74,7 +81,7 @@ export function payoutRows(payouts: readonly Payout[]): string[][] {
 /** The CSV columns, and a payout's record: times in UTC, amounts as numbers, the reference apart. */
 export const PAYOUT_CSV_COLUMNS = [
   'track_id',
-  'created_utc',
+  'created_at',
   'status',
   'gateway_status',
   'amount',
@@ -183,7 +190,7 @@ export function newCmdPayouts(f: Factory, runF: (opts: PayoutsOptions) => Promis
           gateway: () => f.gateway(),
           clock: f.clock,
           ...parsePayoutsFlags(flags, f.clock.now()),
-          ...(format === 'csv' && { csv: true }),
+          ...(format === 'csv' && { csv: true, releaseDeadline: () => f.releaseDeadline() }),
         });
       }),
     {
@@ -200,6 +207,7 @@ export function newCmdPayouts(f: Factory, runF: (opts: PayoutsOptions) => Promis
 
 export async function payoutsRun(opts: PayoutsOptions): Promise<void> {
   const { io } = opts;
+  if (opts.csv === true && opts.reference === undefined && opts.address === undefined) return payoutsCsv(opts);
   const gateway = await opts.gateway();
   let payouts: Payout[];
   let paging: { page: number; pages: number; total: number };
@@ -212,14 +220,6 @@ export async function payoutsRun(opts: PayoutsOptions): Promise<void> {
       ...(opts.filter.currency !== undefined && { currency: opts.filter.currency }),
     });
     payouts = found.filter((p) => opts.filter.status === undefined || p.status === opts.filter.status);
-    paging = { page: 1, pages: 1, total: payouts.length };
-  } else if (opts.csv === true) {
-    payouts = [];
-    for (let page = 1; ; page++) {
-      const answer = await gateway.perform(PAYOUT_HISTORY, { ...opts.filter, page, size: opts.filter.size ?? 200 });
-      payouts.push(...answer.payouts);
-      if (answer.payouts.length === 0 || page >= answer.pages) break;
-    }
     paging = { page: 1, pages: 1, total: payouts.length };
   } else {
     const page = await gateway.perform(PAYOUT_HISTORY, opts.filter);
@@ -238,4 +238,32 @@ export async function payoutsRun(opts: PayoutsOptions): Promise<void> {
   }
   io.out(renderTable([...PAYOUT_COLUMNS], payoutRows(payouts)));
   if (paging.pages > 1) io.notice(`page ${paging.page} of ${paging.pages} (${paging.total} payouts): --page ${paging.page + 1} for more`);
+}
+
+/**
+ * --format csv: every page of the history, each page's rows written and flushed before the next is
+ * read, none kept, so memory stays flat; each request keeps its own deadline (--timeout) instead of
+ * the command's. Pages that repeat, a page that fails after the first, or the page cap end the
+ * export after the rows read with one stderr line: exit 76 (130/143 when interrupted; 74 when
+ * stdout went away).
+ */
+async function payoutsCsv(opts: PayoutsOptions): Promise<void> {
+  const { io } = opts;
+  const gateway = await opts.gateway();
+  opts.releaseDeadline?.();
+  io.sandboxBanner();
+  const out = new CsvWriter(io, csvRecord(PAYOUT_CSV_COLUMNS), 'payout');
+  const { page: _page, size, ...filter } = opts.filter;
+  const walk = await forEachPayout(
+    gateway,
+    filter,
+    (payouts) => out.write(payouts.map((p) => csvRecord(payoutCsvRow(p))).join(''), payouts.length),
+    MAX_CSV_PAGES,
+    size ?? MAX_PAYOUT_PAGE_SIZE,
+  );
+  await out.end();
+  if (walk.incomplete !== undefined) {
+    const n = out.count;
+    throw new GwError(ExitCode.PROTOCOL, `the export is incomplete: ${walk.incomplete}; ${n} payout${n === 1 ? '' : 's'} written`);
+  }
 }

@@ -30,13 +30,15 @@ export async function forEachPayout(
   filter: Omit<PayoutFilter, 'page' | 'size'>,
   onPayouts: (payouts: readonly Payout[]) => void | Promise<void>,
   maxPages: number,
+  /** Payouts per page asked for: the largest the docs allow unless a caller asks fewer (gw payouts --size). */
+  pageSize: number = MAX_PAYOUT_PAGE_SIZE,
 ): Promise<PayoutWalk> {
   const seen = new Set<string>();
   const out: PayoutWalk = { count: 0 };
   for (let n = 1; ; n++) {
     let page: Awaited<ReturnType<typeof PAYOUT_HISTORY.decodeAnswer>>;
     try {
-      page = await gateway.perform(PAYOUT_HISTORY, { ...filter, page: n, size: MAX_PAYOUT_PAGE_SIZE });
+      page = await gateway.perform(PAYOUT_HISTORY, { ...filter, page: n, size: pageSize });
     } catch (error) {
       if (n === 1 || !(error instanceof GwError)) throw error;
       if (error.exitCode === ExitCode.INTERRUPTED || error.exitCode === ExitCode.TERMINATED) throw error;

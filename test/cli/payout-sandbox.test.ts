@@ -112,7 +112,7 @@ describe('payouts on the embedded sandbox', () => {
     const r = await gw(['payouts', '--format', 'csv', '--size', '1', '--sandbox'], { cwd, clock });
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stdout.split('\r\n').filter((l) => l !== '');
-    expect(lines[0]).toBe('track_id,created_utc,status,gateway_status,amount,fee,currency,network,address,memo,tx_hash,reference,description');
+    expect(lines[0]).toBe('track_id,created_at,status,gateway_status,amount,fee,currency,network,address,memo,tx_hash,reference,description');
     expect(lines).toHaveLength(3);
     expect(r.stdout).toContain(',1.5,0,USDT,Tron Network,');
     expect(r.stdout).toContain(`"'=HYPERLINK(""x"") gw-po-`);
