@@ -266,6 +266,8 @@ export function wrapLine(text: string, width: number, indent = '', commands: rea
   const lines: string[] = [];
   let line = lead;
   let hasWords = false;
+  // The line holds only the punctuation that followed a command: the next word joins it.
+  let glued = false;
   const push = (): void => {
     if (hasWords) lines.push(line);
     line = indent;
@@ -273,8 +275,34 @@ export function wrapLine(text: string, width: number, indent = '', commands: rea
   };
   for (const unit of messageUnits(text.slice(lead.length), commands)) {
     if (unit.command) {
+      // The command line alone on its line, so that it can be copied as it is: a bracket or quote
+      // opened before it ends the line above, the sentence's punctuation after it starts the next.
+      const text = plain(unit.text);
+      const run = unit.run ?? text;
+      const at = text.indexOf(run);
+      const before = at > 0 ? text.slice(0, at) : '';
+      const after = at >= 0 ? text.slice(at + run.length) : '';
+      if (before !== '') {
+        if (hasWords && cellWidth(`${line} ${before}`) <= width) line += ` ${before}`;
+        else {
+          push();
+          line = `${lines.length === 0 ? lead : indent}${before}`;
+        }
+        hasWords = true;
+      }
       push();
-      lines.push(`${lines.length === 0 ? lead : indent}${unit.text}`);
+      lines.push(`${lines.length === 0 ? lead : indent}${at >= 0 ? run : unit.text}`);
+      if (after !== '') {
+        line = `${indent}${after}`;
+        hasWords = true;
+        glued = true;
+      }
+      continue;
+    }
+    if (glued) {
+      // The punctuation that followed a command, and the sentence going on.
+      line += ` ${unit.text}`;
+      glued = false;
       continue;
     }
     if (!hasWords) {
