@@ -3,8 +3,10 @@
 // receiver has not seen (src/notifications/catch-up.ts), and deliver it: relayed to --forward-to
 // in the gateway's body format, signed with the merchant key, marked `X-Gw-Recovered: 1` with its
 // `X-Gw-Event-Id`, and recorded on the output (`"recovered": true`). An event is remembered
-// (./catch-up-state.ts) only once it was recorded and, with --forward-to, answered 2xx: what was
-// not is tried again by the next run (at least once); what was is never sent again.
+// (./catch-up-state.ts) only once a delivery carried its body: recorded with the body (--json) or,
+// with --forward-to, answered 2xx. What was not is tried again by the next run (at least once);
+// what was is never sent again. A preview (gw webhook replay's text lines, which carry no body)
+// remembers nothing and leaves the state as it was.
 import { ConfigError, ExitCode, GwError } from '../errors.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import { listPayments } from '../gateway/history.js';
@@ -49,6 +51,8 @@ export interface CatchUpOptions {
   record: (line: string) => Promise<void>;
   /** Only remember what the history shows now, delivering nothing (the first run: a baseline). */
   baselineOnly?: boolean;
+  /** List what was missed without delivering it (the records carry no body): nothing remembered, the state untouched. */
+  preview?: boolean;
 }
 
 export interface CatchUpResult {
@@ -91,7 +95,14 @@ async function historyOf(gateway: GatewayClient, since: Date, until: Date): Prom
   return { rows: listing.payments, ...(listing.incomplete !== undefined && { incomplete: listing.incomplete }) };
 }
 
-function recordLine(io: IOStreams, n: RecoveredNotification, at: number, forward: { status?: number; error?: string } | undefined, delivered: boolean): string {
+function recordLine(
+  io: IOStreams,
+  n: RecoveredNotification,
+  at: number,
+  forward: { status?: number; error?: string } | undefined,
+  delivered: boolean,
+  preview = false,
+): string {
   const e = n.event;
   if (io.json) {
     return `${toJson(
@@ -121,7 +132,7 @@ function recordLine(io: IOStreams, n: RecoveredNotification, at: number, forward
       : forward.status !== undefined
         ? `  → app: HTTP ${forward.status}`
         : `  → app: not taken (${Untrusted.of(forward.error ?? '').line(80)})`;
-  return `${clock}  ${(delivered ? 'recovered' : 'not taken').padEnd(13)}${n.type}  ${Untrusted.of(e.trackId).line(40)}  ${e.state}${order}${app}  event ${e.id}\n`;
+  return `${clock}  ${(preview ? 'missed' : delivered ? 'recovered' : 'not taken').padEnd(13)}${n.type}  ${Untrusted.of(e.trackId).line(40)}  ${e.state}${order}${app}  event ${e.id}\n`;
 }
 
 /** One catch-up run: see the top of this file. Saves the state after each acknowledged event. */
@@ -161,7 +172,8 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
     }
     const n = recoveredNotification(event, opts.style, event.payout === undefined ? opts.merchantKey : (opts.payoutKey ?? ''));
     let forward: { status?: number; error?: string } | undefined;
-    let delivered = true;
+    const preview = opts.preview === true && opts.forward === undefined;
+    let delivered = !preview;
     if (opts.forward !== undefined && postBytes !== undefined) {
       const f = opts.forward;
       const answer = await postBytes(f.url, n.body, n.headers, {
@@ -174,10 +186,12 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
       delivered = answer.ok && answer.status >= 200 && answer.status < 300;
     }
     try {
-      await opts.record(recordLine(io, n, opts.now(), forward, delivered));
+      await opts.record(recordLine(io, n, opts.now(), forward, delivered, preview));
     } catch (error) {
       throw new GwError(ExitCode.IOERR, `stopped catching up: the output can no longer be written (${(error as Error).message})`);
     }
+    // A preview delivered nothing: the event stays missed for the next run.
+    if (preview) continue;
     if (!delivered) {
       result.failed++;
       continue;
@@ -186,6 +200,7 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
     remember(event);
     saveCatchUpState(opts.statePath, state, forgetBefore);
   }
+  if (opts.preview === true && opts.forward === undefined) return result;
   // The window moves on only when everything in it was read and delivered: what failed, or was on
   // a page not read, stays in the next one.
   const sinceS = Math.floor(opts.since.getTime() / 1000);
@@ -354,6 +369,8 @@ export async function webhookReplayRun(f: Factory, request: ReplayRequest): Prom
     };
   }
   const state = loadCatchUpState(setup.statePath);
+  // Text lines carry no body: they show what was missed, and deliver (so remember) nothing.
+  const preview = !io.json && forward === undefined;
   const result = await catchUp({
     io,
     gateway: setup.gateway,
@@ -367,16 +384,23 @@ export async function webhookReplayRun(f: Factory, request: ReplayRequest): Prom
     now: () => f.clock.now(),
     record: (line) => io.outConfirmed(line),
     ...(forward !== undefined && { forward }),
+    ...(preview && { preview }),
   });
-  io.note(
-    `${result.missed} missed notification${result.missed === 1 ? '' : 's'} since ${request.since.toISOString()}, ${result.delivered} delivered` +
-      (request.forward === undefined ? ' (to stdout)' : ` to ${request.forward.url.href}`) +
-      `; ${result.payoutsNote}`,
-  );
+  if (preview)
+    io.note(
+      `${result.missed} missed notification${result.missed === 1 ? '' : 's'} since ${request.since.toISOString()}: a preview, none delivered or recorded as delivered (text lines carry no body); --json or --forward-to delivers them; ${result.payoutsNote}`,
+    );
+  else
+    io.note(
+      `${result.missed} missed notification${result.missed === 1 ? '' : 's'} since ${request.since.toISOString()}, ${result.delivered} delivered` +
+        (request.forward === undefined ? ' (to stdout)' : ` to ${request.forward.url.href}`) +
+        `; ${result.payoutsNote}`,
+    );
   if (result.failed > 0)
     throw new GwError(
       ExitCode.UNAVAILABLE,
       `${result.failed} of ${result.missed} recovered notification${result.missed === 1 ? ' was' : 's were'} not taken by ${request.forward?.url.href ?? 'the receiver'}: the next replay or gw listen --catch-up sends ${result.failed === 1 ? 'it' : 'them'} again`,
     );
-  if (result.incomplete !== undefined) throw new GwError(ExitCode.PROTOCOL, `the history is incomplete: ${result.incomplete}; what it showed was delivered`);
+  if (result.incomplete !== undefined)
+    throw new GwError(ExitCode.PROTOCOL, `the history is incomplete: ${result.incomplete}; what it showed was ${preview ? 'listed' : 'delivered'}`);
 }

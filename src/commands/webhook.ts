@@ -197,7 +197,7 @@ export function newCmdWebhook(
     )
     .requiredOption('--since <when>', 'payments created from: 2026-11-01, today, yesterday, this-month, 2026-11-01T14:30, or a duration ago (2h, 7d)')
     .option('--until <when>', 'payments created up to (default now)')
-    .option('--forward-to <url>', 'POST each one to your application (else: printed on stdout, the body in --json)')
+    .option('--forward-to <url>', 'POST each one to your application (else: --json prints each with its body; without --json, a preview that delivers nothing)')
     .option('--forward-timeout <seconds>', 'how long the application may take to answer each', '10')
     .action(async (flags: { since: string; until?: string; forwardTo?: string; forwardTimeout: string }) => {
       const now = f.clock.now();
@@ -216,6 +216,7 @@ export function newCmdWebhook(
     json: 'one line per recovered notification: {"event": "recovered", "recovered": true, "time", "eventId", "trackId", "status", "type", "style", "orderId", "delivered", "body", "forward": {"status", "error"} | null}',
     notes:
       'What was delivered (and what gw listen --catch-up saw) is kept per profile in the state folder, so a change is delivered once. ' +
+      'Only a delivery that carries the body counts: a --json record, or a 2xx from --forward-to; the text lines (no --json, no --forward-to) are a preview and record nothing. ' +
       'Exit codes: 0 every missed change delivered, 64 usage, 69 --forward-to did not take some (the next run sends them), 76 the history was incomplete, 78 no merchant key.',
   });
 

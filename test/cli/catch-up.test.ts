@@ -257,6 +257,44 @@ describe('gw webhook replay when the application does not take it', () => {
   });
 });
 
+describe('gw webhook replay in text (no --json, no --forward-to): a preview', () => {
+  it('lists the missed change and says it is a preview; a later --forward-to run still delivers it, then nothing', async () => {
+    const sbx = await startSandbox({ host: '127.0.0.1', port: 0, settleSeconds: 3600, notifications: { retryDelaysMs: [] } });
+    const app = await startReceiver('/hooks');
+    const env4 = { ...sandboxEnv(sbx), GATEWAY_API: 'v1', GATEWAY_PAYOUT_KEY: '', XDG_STATE_HOME: emptyDir('gw-state-') };
+    try {
+      const pay = await gw(['pay', '7', 'USDT', '--no-qr', '--order-id', 'preview-1', '--json'], { env: env4 });
+      expect(pay.exitCode, pay.stderr).toBe(0);
+      const trackId = (JSON.parse(pay.stdout) as { trackId: string }).trackId;
+
+      for (let run = 0; run < 2; run++) {
+        const preview = await gw(['webhook', 'replay', '--since', '1h'], { env: env4 });
+        expect(preview.exitCode, preview.stderr).toBe(0);
+        expect(preview.stdout).toContain(trackId);
+        expect(preview.stdout).toContain('missed');
+        expect(preview.stderr.trim().split('\n')).toHaveLength(1);
+        expect(preview.stderr).toContain('1 missed notification since');
+        expect(preview.stderr).toContain('a preview, none delivered or recorded as delivered');
+      }
+      expect(app.requests).toHaveLength(0);
+
+      const forward = ['webhook', 'replay', '--since', '1h', '--forward-to', app.url, '--json'];
+      const taken = await gw(forward, { env: env4 });
+      expect(taken.exitCode, taken.stderr).toBe(0);
+      expect(records(taken)).toMatchObject([{ trackId, delivered: true }]);
+      expect(app.requests).toHaveLength(1);
+
+      const again = await gw(forward, { env: env4 });
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.stdout).toBe('');
+      expect(app.requests).toHaveLength(1);
+    } finally {
+      await app.close();
+      await sbx.close();
+    }
+  });
+});
+
 describe('gw sandbox --drop-notifications: checked before anything starts', () => {
   it.each([['many'], ['-1'], ['10001'], ['1.5']])('--drop-notifications %s: exit 64, one line', async (n) => {
     const r = await gw(['sandbox', '--drop-notifications', n]);
