@@ -27,13 +27,32 @@ describe('gw payments --since today --sandbox', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { payments: unknown[]; totals: Record<string, unknown> };
     expect(doc.payments).toHaveLength(2);
-    expect(doc.totals).toEqual({ count: 2, byState: { late: 1, underpaid: 1 }, asked: { USDT: '50' }, received: { USDT: '47.5' }, unreported: 0 });
+    expect(doc.totals).toEqual({
+      count: 2,
+      byState: { late: 1, underpaid: 1 },
+      asked: { USDT: '50' },
+      received: { USDT: '47.5' },
+      unconfirmed: {},
+      unreported: 0,
+      states: {
+        late: { count: 1, asked: { USDT: '25' }, received: { USDT: '25' } },
+        underpaid: { count: 1, asked: { USDT: '25' }, received: { USDT: '22.5' } },
+      },
+    });
 
     const human = await gw(['payments', '--since', 'today', '--sandbox', '--api', 'v1'], { cwd, clock: at(3 * HOUR), stdoutTTY: true, width: 80 });
     const text = human.stdout.replace(/\u001b\[[0-9;]*m/g, '');
     expect(text).toMatch(/^Created +Track ID +Status +Amount +Received/);
     expect(text).toMatch(/ late +25 USDT +25 USDT \(1 tx\)/);
-    expect(text.trimEnd().split('\n').slice(-3)).toEqual(['Payments  2: 1 late, 1 underpaid', 'Asked     50 USDT', 'Received  47.5 USDT']);
+    expect(text.trimEnd().split('\n').slice(-7)).toEqual([
+      'Payments  2: 1 late, 1 underpaid',
+      'Asked     50 USDT',
+      'Received  47.5 USDT',
+      '  1 late        asked     25 USDT',
+      '                received  25 USDT',
+      '  1 underpaid   asked     25 USDT',
+      '                received  22.5 USDT',
+    ]);
 
     const before = await gw(['payments', '--since', 'yesterday', '--until', 'yesterday', '--sandbox', '--api', 'v1', '--json'], { cwd, clock: at(3 * HOUR) });
     expect(JSON.parse(before.stdout)).toMatchObject({ payments: [], totals: { count: 0 } });

@@ -20,8 +20,24 @@ const T0 = Date.UTC(2026, 10, 18, 9, 0, 0);
 const at = (ms: number): ManualClock => new ManualClock(T0 + ms);
 const NOW = 8 * DAY;
 
-type Totals = { count: number; byState: Record<string, number>; asked: Record<string, string>; received: Record<string, string>; unreported: number };
-const pick = (t: Totals): Totals => ({ count: t.count, byState: t.byState, asked: t.asked, received: t.received, unreported: t.unreported });
+type Totals = {
+  count: number;
+  byState: Record<string, number>;
+  asked: Record<string, string>;
+  received: Record<string, string>;
+  unconfirmed: Record<string, string>;
+  unreported: number;
+  states: Record<string, { count: number; asked: Record<string, string>; received: Record<string, string> }>;
+};
+const pick = (t: Totals): Totals => ({
+  count: t.count,
+  byState: t.byState,
+  asked: t.asked,
+  received: t.received,
+  unconfirmed: t.unconfirmed,
+  unreported: t.unreported,
+  states: t.states,
+});
 
 describe('gw report --sandbox', () => {
   const saved = process.env.TZ;

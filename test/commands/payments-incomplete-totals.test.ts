@@ -36,11 +36,15 @@ describe('gw payments --since today, the listing incomplete', () => {
     const { stdout, error } = await incomplete({ stdoutTTY: true, stderrTTY: true, width: 80 });
     expect(error).toBeInstanceOf(GwError);
     expect((error as GwError).exitCode).toBe(ExitCode.PROTOCOL);
-    expect(stdout.trimEnd().split('\n').slice(-4)).toEqual([
+    expect(stdout.trimEnd().split('\n').slice(-8)).toEqual([
       'Totals of the rows read; the listing is incomplete:',
       'Payments  2: 1 paid, 1 waiting',
       'Asked     10 EUR + 25 USD',
       'Received  25 USDT',
+      '  1 paid        asked     25 USD',
+      '                received  25 USDT',
+      '  1 waiting     asked     10 EUR',
+      '                received  nothing',
     ]);
   });
 

@@ -59,7 +59,16 @@ describe('gw payments --since/--until: the whole range, totalled', () => {
     expect(lines[0]).toMatch(/^Created +Track ID +Status +Amount +Received/);
     expect(stdout).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d +700001 +paid +25 USD +25 USDT \(1 tx\)/);
     expect(stdout).toMatch(/700004 +waiting +10 EUR +nothing/);
-    expect(lines.slice(-3)).toEqual(['Payments  4: 3 paid, 1 waiting', 'Asked     10 EUR + 25.3 USD', 'Received  0.0000045 BTC + 25 USDT']);
+    expect(lines.slice(-7)).toEqual([
+      'Payments  4: 3 paid, 1 waiting',
+      'Asked     10 EUR + 25.3 USD',
+      'Received  0.0000045 BTC + 25 USDT',
+      // Per state: how many, what was asked, what arrived.
+      '  3 paid        asked     25.3 USD',
+      '                received  0.0000045 BTC + 25 USDT',
+      '  1 waiting     asked     10 EUR',
+      '                received  nothing',
+    ]);
   });
 
   it("--json: every page's payments and the same totals, exact decimal strings", async () => {
@@ -72,7 +81,12 @@ describe('gw payments --since/--until: the whole range, totalled', () => {
       byState: { paid: 3, waiting: 1 },
       asked: { EUR: '10', USD: '25.3' },
       received: { BTC: '0.0000045', USDT: '25' },
+      unconfirmed: {},
       unreported: 0,
+      states: {
+        paid: { count: 3, asked: { USD: '25.3' }, received: { BTC: '0.0000045', USDT: '25' } },
+        waiting: { count: 1, asked: { EUR: '10' }, received: {} },
+      },
     });
     // Without a range: no totals.
     expect(JSON.parse((await run({ json: true }, {})).stdout)).not.toHaveProperty('totals');
@@ -82,7 +96,7 @@ describe('gw payments --since/--until: the whole range, totalled', () => {
     const { stdout } = await run({ stdoutTTY: true, width: 80 }, { since: 'today' }, [[]]);
     expect(stdout.trimEnd().split('\n').slice(-3)).toEqual(['Payments  0', 'Asked     nothing', 'Received  nothing']);
     const json = JSON.parse((await run({ json: true }, { since: 'today' }, [[]])).stdout) as { totals: unknown };
-    expect(json.totals).toEqual({ count: 0, byState: {}, asked: {}, received: {}, unreported: 0 });
+    expect(json.totals).toEqual({ count: 0, byState: {}, asked: {}, received: {}, unconfirmed: {}, unreported: 0, states: {} });
   });
 
   it('the legacy history reports no arrival: received says so, not nothing', async () => {
