@@ -11,12 +11,14 @@ import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
-import { DEFAULT_ADDRESS_PAGE_SIZE, listStaticAddresses, MAX_ADDRESS_PAGES } from '../gateway/static-addresses.js';
+import { type AddressListing, DEFAULT_ADDRESS_PAGE_SIZE, listStaticAddresses, MAX_ADDRESS_PAGES } from '../gateway/static-addresses.js';
 import { CREATE_STATIC_ADDRESS, type StaticAddress, type StaticAddressRequest } from '../operations/static-address.js';
 import { MAX_ADDRESS_PAGE_SIZE, type StaticAddressFilter } from '../operations/static-address-list.js';
 import { REVOKE_STATIC_ADDRESS } from '../operations/static-address-revoke.js';
 import type { IOStreams } from '../output/iostreams.js';
-import { renderDetails, renderTable, type DetailRow } from '../output/table.js';
+import { toJson } from '../output/json.js';
+import { terminalSafe } from '../output/sanitize.js';
+import { renderDetails, renderTable, type DetailRow, visibleWidth, widest } from '../output/table.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
 import { Untrusted } from '../output/untrusted.js';
 import { maskUrlText } from '../output/url-credentials.js';
@@ -324,9 +326,33 @@ async function checkListed(addresses: readonly StaticAddress[], network: string 
   return { valid, invalid };
 }
 
+const ADDRESS_COLUMNS = ['Created', 'Track ID', 'Network', 'Address', 'Order ID'] as const;
+
+/** A listed address's table cells (plain text; made terminal-safe where printed). */
+function addressCells(a: StaticAddress): string[] {
+  const d = parseTimestamp(a.date);
+  return [d === undefined ? '' : localDateTime(d).slice(0, 16), a.trackId?.raw() ?? '', a.network?.raw() ?? '', a.address.raw(), a.orderId?.raw() ?? ''];
+}
+
+/** The one line (exit 76, or the code of the failure that stopped the reading) that says what the listing lacks. */
+function incompleteError(read: AddressListing, invalid: readonly string[], invalidCount: number, shownCount: number): GwError {
+  const shown = `${shownCount} address${shownCount === 1 ? '' : 'es'} shown`;
+  const why = [
+    ...(read.incomplete === undefined ? [] : [read.incomplete]),
+    ...(invalidCount === 0
+      ? []
+      : [`${invalidCount === 1 ? invalid[0] : `${invalidCount} addresses are not valid for their network (${invalid[0]}…)`}; not shown`]),
+  ];
+  const message = `the listing is incomplete: ${why.join('; ')}; ${shown}`;
+  const hint = invalidCount > 0 ? { hint: 'take no payments to an address not shown; check it with the gateway and revoke it' } : {};
+  if (read.failure !== undefined) return read.failure.with({ message: `${message}: ${read.failure.message}`, ...hint });
+  return new GwError(ExitCode.PROTOCOL, message, hint);
+}
+
 export async function addressListRun(opts: AddressListOptions): Promise<void> {
+  if (opts.all) return addressListAll(opts);
   const { io } = opts;
-  const read = await listStaticAddresses(await opts.gateway(), opts.filter, opts.all);
+  const read = await listStaticAddresses(await opts.gateway(), opts.filter, false);
   // An address not valid for its network is never shown: a merchant could hand it to a payer.
   const { valid, invalid } = await checkListed(read.addresses, opts.filter.network);
   const listing = { ...read, addresses: valid };
@@ -337,34 +363,101 @@ export async function addressListRun(opts: AddressListOptions): Promise<void> {
     io.sandboxBanner();
     if (listing.addresses.length === 0) io.out('No addresses match.\n');
     else {
-      const created = (a: StaticAddress): string => {
-        const d = parseTimestamp(a.date);
-        return d === undefined ? '' : localDateTime(d).slice(0, 16);
-      };
-      io.out(
-        renderTable(
-          ['Created', 'Track ID', 'Network', 'Address', 'Order ID'],
-          listing.addresses.map((a) => [created(a), a.trackId?.raw() ?? '', a.network?.raw() ?? '', a.address.raw(), a.orderId?.raw() ?? '']),
-        ),
-      );
-      if (complete && !opts.all && listing.pages > 1)
+      io.out(renderTable([...ADDRESS_COLUMNS], listing.addresses.map(addressCells)));
+      if (complete && listing.pages > 1)
         io.notice(
           `page ${listing.page} of ${listing.pages} (${listing.total} addresses)${listing.page < listing.pages ? `: --page ${listing.page + 1} for the next, --all for every one` : ''}`,
         );
     }
   }
-  if (!complete) {
-    const shown = `${listing.addresses.length} address${listing.addresses.length === 1 ? '' : 'es'} shown`;
-    const why = [
-      ...(listing.incomplete === undefined ? [] : [listing.incomplete]),
-      ...(invalid.length === 0
-        ? []
-        : [`${invalid.length === 1 ? invalid[0] : `${invalid.length} addresses are not valid for their network (${invalid[0]}…)`}; not shown`]),
-    ];
-    throw new GwError(ExitCode.PROTOCOL, `the listing is incomplete: ${why.join('; ')}; ${shown}`, {
-      ...(invalid.length > 0 && { hint: 'take no payments to an address not shown; check it with the gateway and revoke it' }),
-    });
+  if (!complete) throw incompleteError(listing, invalid, invalid.length, listing.addresses.length);
+}
+
+/**
+ * --all: each page written as it is read (the table, its columns sized by the first page, or the
+ * JSON document, the same text printJson gives) and none kept, so memory stays flat. A page that
+ * fails after the first still ends a valid document, "complete": false, then the one line.
+ */
+async function addressListAll(opts: AddressListOptions): Promise<void> {
+  const { io } = opts;
+  const gateway = await opts.gateway();
+  const out = new AddressStream(io);
+  const invalid: string[] = [];
+  let invalidCount = 0;
+  const read = await listStaticAddresses(gateway, opts.filter, true, async (rows) => {
+    const checked = await checkListed(rows, opts.filter.network);
+    invalidCount += checked.invalid.length;
+    // The first ones only, for the message: what is kept stays small.
+    if (invalid.length < 1) invalid.push(...checked.invalid.slice(0, 1));
+    if (checked.valid.length > 0) await out.rows(checked.valid);
+  });
+  const complete = read.incomplete === undefined && invalidCount === 0;
+  await out.end({ page: 1, pages: 1, total: out.count, complete });
+  if (!complete) throw incompleteError(read, invalid, invalidCount, out.count);
+}
+
+/** The output of gw address list --all, written page by page; a stdout that can no longer take it stops the reading (exit 74). */
+class AddressStream {
+  #count = 0;
+  #widths: number[] | undefined;
+
+  constructor(private readonly io: IOStreams) {}
+
+  get count(): number {
+    return this.#count;
   }
+
+  async rows(rows: readonly StaticAddress[]): Promise<void> {
+    const { io } = this;
+    if (io.json) {
+      const head = this.#count === 0 ? '{\n  "addresses": [' : ',';
+      io.out(head + rows.map((a) => `\n${indent(toJson({ ...a.fields }), '    ')}`).join(','));
+    } else {
+      const cells = rows.map((a) => addressCells(a).map((c) => terminalSafe(c)));
+      if (this.#widths === undefined) {
+        io.sandboxBanner();
+        this.#widths = ADDRESS_COLUMNS.map((title, i) => widest([visibleWidth(title), ...cells.map((r) => visibleWidth(r[i] ?? ''))]));
+        io.out(this.#line(ADDRESS_COLUMNS));
+      }
+      io.out(cells.map((r) => this.#line(r)).join(''));
+    }
+    this.#count += rows.length;
+    await this.#check();
+  }
+
+  async end(counts: { page: number; pages: number; total: number; complete: boolean }): Promise<void> {
+    const { io } = this;
+    if (io.json) {
+      const tail = toJson(io.sandbox ? { ...counts, sandbox: true } : counts).slice(1);
+      io.out(`${this.#count === 0 ? '{\n  "addresses": []' : '\n  ]'},${tail}\n`);
+    } else if (this.#count === 0) {
+      io.sandboxBanner();
+      io.out('No addresses match.\n');
+    }
+    await this.#check();
+  }
+
+  /** A row padded to the first page's widths (a wider cell pushes its row), as renderTable lays it out. */
+  #line(cells: readonly string[]): string {
+    const widths = this.#widths ?? [];
+    const padded = cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(Math.max(0, (widths[i] ?? 0) - visibleWidth(c)))));
+    return `${padded.join('  ').trimEnd()}\n`;
+  }
+
+  async #check(): Promise<void> {
+    await this.io.flush();
+    if (this.io.stdoutClosed) {
+      const n = this.#count;
+      throw new GwError(ExitCode.IOERR, `stdout was closed (EPIPE) after ${n} address${n === 1 ? '' : 'es'}: gw address list --all stopped reading`);
+    }
+  }
+}
+
+function indent(text: string, by: string): string {
+  return text
+    .split('\n')
+    .map((line) => by + line)
+    .join('\n');
 }
 
 // --- gw address revoke ----------------------------------------------------------------------------

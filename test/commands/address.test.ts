@@ -245,6 +245,67 @@ describe('gw address list', () => {
   });
 });
 
+describe('gw address list --all: streamed page by page', () => {
+  const row = (id: string) => ({ track_id: id, address: Number(id) % 2 === 0 ? TRON_2 : TRON, network: 'Tron Network', order_id: `c-${id}`, date: 1736500000 });
+  const page = (n: number, pages: number): StaticAddressPage => pageOf([row(`${n}1`), row(`${n}2`)], { page: n, last_page: pages, total: 2 * pages });
+
+  it('--json: each page on stdout before the next is asked for, one document as printJson gives it', async () => {
+    const t = IOStreams.test({ json: true });
+    const before: string[] = [];
+    const gateway = new FakeGateway({
+      performed: {
+        'the static address list': (_name: string, f: { page: number }) => {
+          before.push(t.stdout());
+          return page(f.page, 3);
+        },
+      },
+    });
+    await addressListRun({ io: t.io, gateway: async () => gateway, filter: {}, all: true });
+    expect(before[0]).toBe('');
+    expect(before[2]).toContain('"12"');
+    expect(before[2]).toContain('"22"');
+    const doc = JSON.parse(t.stdout());
+    expect(doc.addresses.map((a: { trackId: string }) => a.trackId)).toEqual(['11', '12', '21', '22', '31', '32']);
+    expect({ ...doc, addresses: [] }).toEqual({ addresses: [], page: 1, pages: 1, total: 6, complete: true });
+    const whole = IOStreams.test({ json: true });
+    whole.io.printJson(doc);
+    expect(t.stdout()).toBe(whole.stdout());
+  });
+
+  it('a page that fails after the first: a valid document, "complete": false, with the rows read; the deadline exit 76, another failure its own code', async () => {
+    for (const [stop, code] of [
+      [new GwError(ExitCode.TEMPFAIL, 'the gateway did not answer within 15 s'), ExitCode.PROTOCOL],
+      [new GwError(ExitCode.UNAVAILABLE, 'connection refused'), ExitCode.UNAVAILABLE],
+    ] as const) {
+      const t = IOStreams.test({ json: true });
+      const gateway = new FakeGateway({
+        performed: {
+          'the static address list': (_name: string, f: { page: number }) => {
+            if (f.page === 2) throw stop;
+            return page(f.page, 3);
+          },
+        },
+      });
+      const error = await failure(addressListRun({ io: t.io, gateway: async () => gateway, filter: {}, all: true }));
+      expect(error.exitCode).toBe(code);
+      expect(error.message).toContain('the listing is incomplete: stopped before page 2 of 3');
+      expect(error.message).toContain('2 addresses shown');
+      const doc = JSON.parse(t.stdout());
+      expect([doc.addresses.map((a: { trackId: string }) => a.trackId), doc.complete, doc.total]).toEqual([['11', '12'], false, 2]);
+    }
+  });
+
+  it("the table: the header once, every page's rows under it", async () => {
+    const t = IOStreams.test();
+    const gateway = new FakeGateway({ performed: { 'the static address list': (_name: string, f: { page: number }) => page(f.page, 2) } });
+    await addressListRun({ io: t.io, gateway: async () => gateway, filter: {}, all: true });
+    const lines = t.stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^Created +Track ID +Network +Address +Order ID$/);
+    expect(lines.slice(1).map((l) => l.split(/ {2,}/)[1])).toEqual(['11', '12', '21', '22']);
+  });
+});
+
 describe('gw address revoke', () => {
   const revoked = { 'revoking a static address': true };
 
