@@ -81,7 +81,9 @@ describe('sums per period: exact, mixed coins', () => {
       byState: { paid: 3 },
       asked: { ETH: '1.000000000000000001', USD: '0.3' },
       received: { BTC: '0.12345679', ETH: '1.000000000000000001' },
+      unconfirmed: {},
       unreported: 0,
+      states: { paid: { count: 3, asked: { ETH: '1.000000000000000001', USD: '0.3' }, received: { BTC: '0.12345679', ETH: '1.000000000000000001' } } },
     });
     expect(totalsJson(days[1]?.totals ?? paymentTotals([])).received).toEqual({ USDT: '12.500001' });
     // The range's totals are the payments command's, to the digit.
@@ -131,7 +133,7 @@ describe('sums per period: exact, mixed coins', () => {
       ['2026-11-02', 0],
       ['2026-11-03', 0],
     ]);
-    expect(totalsJson(b.total.totals)).toEqual({ count: 0, byState: {}, asked: {}, received: {}, unreported: 0 });
+    expect(totalsJson(b.total.totals)).toEqual({ count: 0, byState: {}, asked: {}, received: {}, unconfirmed: {}, unreported: 0, states: {} });
     expect(netOf(b.total).size).toBe(0);
   });
 
