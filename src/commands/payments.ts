@@ -9,6 +9,7 @@ import { parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { CsvWriter, parseFormat } from '../cmdutil/csv-export.js';
+import { parseInFiat, readPrices } from '../cmdutil/fiat-prices.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';
 import { amountsWords } from '../domain/arrival.js';
@@ -21,7 +22,8 @@ import { Decimal } from '../money/decimal.js';
 import { padVisible, truncateVisible, visibleWidth } from '../output/cells.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { toJson } from '../output/json.js';
-import { type PaymentCsvValuer, paymentCsvHeader, paymentCsvRows } from '../views/payment-csv.js';
+import { terminalSafe } from '../output/sanitize.js';
+import { currentPricesValuer, paymentCsvHeader, paymentCsvRows, valueColumn } from '../views/payment-csv.js';
 import { stateColour } from '../views/status-view.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
 
@@ -41,6 +43,7 @@ export interface PaymentsFlags {
   size?: string;
   all?: boolean;
   format?: string;
+  in?: string;
 }
 
 export interface PaymentsOptions {
@@ -54,8 +57,8 @@ export interface PaymentsOptions {
   totals?: boolean;
   /** --format csv: every page streamed as CSV, one row per transaction (src/views/payment-csv.ts). */
   csv?: boolean;
-  /** With csv: the fiat value column (a valuer such as a future --in USD); none by default. */
-  csvValuer?: PaymentCsvValuer;
+  /** With csv, --in: the fiat (upper case) each payment's amount asked is valued in, as gw report --in does. */
+  csvIn?: string;
   /** Lifts the command's deadline (csv: each page keeps its own, --timeout). */
   releaseDeadline?: () => void;
 }
@@ -138,10 +141,14 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
     .option('--size <n>', `payments per page, ${PAGE_SIZE.min}–${PAGE_SIZE.max}`)
     .option('--all', `follow every page, printing each as it comes (at most ${MAX_PAGES} pages of ${PAGE_SIZE.all})`)
     .option('--format <format>', 'table, json (as --json) or csv: every page, one row per transaction (RFC 4180, spreadsheet-safe)')
+    .option('--in <fiat>', "with --format csv: a column valuing each amount asked in this fiat (as asked in it, else at the gateway's current prices)")
     .action((flags: PaymentsFlags) => {
       const format = parseFormat(flags.format, f.io.json);
       const csv = format === 'csv';
       if (csv && flags.page !== undefined) throw new UsageError('--format csv exports every page: leave out --page');
+      // --in values the CSV's rows; a range's totals in a fiat are gw report --in's.
+      if (flags.in !== undefined && !csv) throw new UsageError('--in applies to --format csv (for totals in a fiat: gw report --in)');
+      const csvIn = flags.in === undefined ? undefined : parseInFiat(flags.in);
       if (format === 'json') f.io.setJson(true);
       const { filter, all, totals } = buildPaymentFilter(csv ? { ...flags, all: true } : flags, f.clock.now());
       return runF({
@@ -152,6 +159,7 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
         all,
         totals,
         ...(csv && { csv, releaseDeadline: () => f.releaseDeadline() }),
+        ...(csvIn !== undefined && { csvIn }),
       });
     });
   return withHelp(command, {
@@ -161,6 +169,7 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
       'gw payments --since today',
       'gw payments --status paid --since 7d',
       'gw payments --since this-month --format csv > payments.csv',
+      'gw payments --since last-month --until last-month --format csv --in EUR > october.csv',
       'gw payments --since 2026-11-01 --until 2026-11-30 --all --json | jq -r ".payments[].trackId"',
     ],
     json: '{"payments": [{"trackId", "status", "gatewayStatus", "amount", …every field the gateway sent}], "page", "pages", "total", "complete"} (amounts as exact decimal strings; "pages" and "total" null when gw filtered the payments itself and stopped reading once it had the page; "complete" false, with exit 76, when the gateway\'s pages repeated, its counts were impossible or the reading stopped early); with --since/--until every page is read and "totals": {"count", "byState": {"paid": 3}, "asked": {"USD": "25.3"}, "received": {"USDT": "25"}, "unreported"} is added',
@@ -232,9 +241,16 @@ function pageNotice(io: IOStreams, listing: Listing): void {
 async function paymentsCsv(opts: PaymentsOptions): Promise<void> {
   const { io } = opts;
   const gateway = await opts.gateway();
+  // --in: the current prices, read once, before the export and within the command's deadline.
+  const prices = opts.csvIn === undefined ? undefined : await readPrices(gateway, opts.csvIn, () => opts.clock.now());
   opts.releaseDeadline?.();
   io.sandboxBanner();
-  const options = { valuer: opts.csvValuer };
+  const valuer = prices && currentPricesValuer(prices);
+  const options = { valuer };
+  if (prices !== undefined && valuer !== undefined)
+    io.notice(
+      `gw: ${valueColumn(valuer)}: each amount asked in ${prices.fiat} as it is; any other at the gateway's current prices, read ${isoSecond(prices.at)}: not the value at the time of each payment`,
+    );
   const out = new CsvWriter(io, paymentCsvHeader(options), 'payment');
   let unlisted = 0;
   let totalsOnly = 0;
@@ -260,8 +276,18 @@ async function paymentsCsv(opts: PaymentsOptions): Promise<void> {
             : `${totalsOnly} with the received total the gateway gives in tx_amount, the rest without what arrived`
       } (the versioned API lists them: --api v1)`,
     );
+  if (valuer !== undefined && valuer.unpriced.size > 0)
+    io.notice(
+      `gw: ${valueColumn(valuer)} is empty for the payments asked in ${[...valuer.unpriced]
+        .sort()
+        .map((s) => terminalSafe(s))
+        .join(', ')}: the gateway gives no price for ${valuer.unpriced.size === 1 ? 'it' : 'them'}`,
+    );
   if (listing.incomplete !== undefined) throw incompleteError(listing, out.count);
 }
+
+/** 2026-11-25T14:30:05Z. */
+const isoSecond = (d: Date): string => `${d.toISOString().slice(0, 19)}Z`;
 
 /**
  * The one line (exit 76) that says what the listing lacks, printed after the payments read. A page

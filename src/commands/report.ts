@@ -6,25 +6,20 @@
 // values what was not asked in that fiat at the gateway's current prices, labelled with the time
 // they were read. `--check-stats` compares the gateway's statistics (GET /v1/payment/stats).
 import { Command, Option } from 'commander';
-import { parseSymbol } from '../cmdutil/args.js';
+import { parseInFiat, readPrices } from '../cmdutil/fiat-prices.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';
-import { isFiat } from '../domain/payment-rules.js';
 import { payoutCounts } from '../domain/payout-status.js';
-import { GROUPINGS, type Grouping, type PriceTable, periodsBetween, ReportBuilder } from '../domain/report.js';
+import { GROUPINGS, type Grouping, periodsBetween, ReportBuilder } from '../domain/report.js';
 import { ConfigError, ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
 import { listPayments } from '../gateway/history.js';
 import { forEachPayout } from '../gateway/payout-pages.js';
-import { Decimal } from '../money/decimal.js';
 import { PAYMENT_STATS, type PaymentStats } from '../operations/payment-stats.js';
-import { readDecimal } from '../operations/read.js';
-import { FIATS, PRICES } from '../operations/reference-data.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { parseTimestamp } from '../output/time.js';
 import type { Clock } from '../util/clock.js';
-import { isJsonObject } from '../util/json.js';
 import { type ReportDocument, reportJson, reportText } from '../views/report-view.js';
 
 export interface ReportOptions {
@@ -60,11 +55,7 @@ export function buildReportOptions(flags: ReportFlags, now: number): Pick<Report
   if (!(GROUPINGS as readonly string[]).includes(by)) throw new UsageError(`--by must be day, week or month (got "${flags.by.slice(0, 20)}")`);
   if (periodsBetween(since, until, by as Grouping, MAX_PERIODS) === undefined)
     throw new UsageError(`--by ${by} over this range makes more than ${MAX_PERIODS} rows`, 'use --by week or --by month, or a shorter range');
-  let fiat: string | undefined;
-  if (flags.in !== undefined) {
-    fiat = parseSymbol(flags.in, '--in').toUpperCase();
-    if (!isFiat(fiat)) throw new UsageError(`--in takes a fiat currency such as USD or EUR (got "${flags.in.slice(0, 20)}")`);
-  }
+  const fiat = flags.in === undefined ? undefined : parseInFiat(flags.in);
   return { since, until, by: by as Grouping, ...(fiat !== undefined && { in: fiat }), checkStats: flags.checkStats === true };
 }
 
@@ -85,41 +76,6 @@ export function newCmdReport(f: Factory, runF: (opts: ReportOptions) => Promise<
     ],
     json: '{"range": {"since", "until", "by", "timeZone"}, "periods": [{"period", "start", "end", "count", "byState", "asked", "received", "unreported", "byCurrency", "byCoin", "refunds", "payouts", "net", "value"?}], "totals": {…the same for the whole range}, "payouts": {"included", "note"?}, "prices"?: {"currency", "at", "basis": "current"}, "stats"?: {…}, "complete"} (amounts as exact decimal strings)',
   });
-}
-
-/** The gateway's current prices in `fiat`: USD per unit of each coin (and of each fiat it prices). */
-async function readPrices(gateway: GatewayClient, fiat: string, now: () => number): Promise<PriceTable> {
-  const what = 'the prices answer';
-  const usd = new Map<string, Decimal>();
-  const prices = await gateway.perform(PRICES, {});
-  const at = new Date(now());
-  for (const [symbol, value] of Object.entries(prices)) {
-    const price = readDecimal(value, symbol, what);
-    if (price?.isPositive) usd.set(symbol.trim().toUpperCase(), price);
-  }
-  let fiatUsd = fiat === 'USD' ? Decimal.fromLiteral('1') : undefined;
-  let places = 2;
-  const askedFiats = fiat !== 'USD';
-  try {
-    const fiats = await gateway.perform(FIATS, {});
-    for (const [code, row] of Object.entries(fiats)) {
-      if (!isJsonObject(row)) continue;
-      const price = readDecimal(row.price, 'price', 'the fiat currencies answer');
-      if (price === null || !price.isPositive) continue;
-      const key = code.trim().toUpperCase();
-      usd.set(key, price);
-      if (key === fiat) {
-        fiatUsd = price;
-        const precision = readDecimal(row.display_precision ?? null, 'display_precision', 'the fiat currencies answer');
-        if (precision?.isPositive) places = Math.min(8, precision.fractionDigits);
-      }
-    }
-  } catch (error) {
-    // USD needs no fiat price (the prices are in USD); another fiat does.
-    if (askedFiats) throw error;
-  }
-  if (fiatUsd === undefined) throw new GwError(ExitCode.DATA, `the gateway gives no price for ${fiat}: --in takes a fiat it prices`);
-  return { fiat, fiatUsd: fiatUsd as Decimal, usd, at, places };
 }
 
 /** What the payout history added, or why it is not included. */

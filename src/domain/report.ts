@@ -229,6 +229,17 @@ export function valueAtPrices(amounts: ReadonlyMap<string, Decimal>, prices: Pri
   return { value: own.plus(converted), unpriced: unpriced.sort() };
 }
 
+/**
+ * One amount asked, valued as the report values it: asked in the table's fiat, its own amount;
+ * in anything else, at the table's (current) prices, rounded to the fiat's places. `unpriced`: the
+ * currency the table has no price for (then no value).
+ */
+export function askedValue(amount: Decimal, currency: string, prices: PriceTable): { value: Decimal } | { unpriced: string } {
+  const key = coinKey(currency) ?? currency;
+  const { value, unpriced } = valueAtPrices(new Map([[key, amount]]), prices);
+  return unpriced.length > 0 ? { unpriced: key } : { value };
+}
+
 /** A period's value in the fiat: each figure's part counted at its own amount, the part at current prices, and the total. */
 export interface PeriodValue {
   asked: { own: Decimal; atCurrentPrices: Decimal; total: Decimal };

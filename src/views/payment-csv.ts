@@ -12,23 +12,53 @@
 //   as the gateway sent it (as text), never guessed.
 // - Amounts are the gateway's digits exactly (Decimal: plain notation, trailing zeros kept), as
 //   numbers: never rounded, converted or formula-guarded. A negative difference is a number too.
-// - Fiat values: only when asked (a PaymentCsvValuer, e.g. a future `--in USD`): two more columns.
+// - A fiat value: only when asked (a PaymentCsvValuer: `--in USD`), one more column, on the payment's
+//   FIRST row beside the amount asked, so its sum counts each payment once.
 import type { PaymentInfo } from '../gateway/gateway.js';
 import type { ArrivedTx } from '../domain/arrival.js';
+import { askedValue, type PriceTable } from '../domain/report.js';
 import type { Decimal } from '../money/decimal.js';
 import { type CsvCell, csvNumber, csvRecord } from '../output/csv.js';
 import { readTimestamp } from '../output/time.js';
 
 /**
- * The hook for fiat values: given a payment and one of its transactions (null: the payment's row
- * without one), the value in `currency`, or null when it has none. Its column header says which
- * prices were used (`label`, e.g. "USD at current prices"): never presented as the value at payment time.
+ * The hook for fiat values: given a payment, its value in `currency` (on its first row), or null
+ * when it has none. Its column header says which prices were used (`label`, e.g.
+ * "at_current_prices"): never presented as the value at payment time.
  */
 export interface PaymentCsvValuer {
   currency: string;
-  /** Says where the prices come from, in the header: `value_USD (<label>)`. */
+  /** Says where the prices come from, in the header: `value_usd_<label>`. */
   label: string;
-  value(payment: PaymentInfo, tx: ArrivedTx | null): Decimal | null;
+  value(payment: PaymentInfo): Decimal | null;
+}
+
+/** The header of a valuer's column: `value_usd_at_current_prices`. */
+export function valueColumn(valuer: PaymentCsvValuer): string {
+  return `value_${valuer.currency.toLowerCase()}_${valuer.label}`;
+}
+
+/**
+ * `--in`'s valuer: the amount asked valued as gw report values it (src/domain/report.ts: asked in
+ * the fiat, its own amount; else at the gateway's current prices, read once). The currencies it
+ * found no price for (their cells empty) gather in `unpriced`.
+ */
+export function currentPricesValuer(prices: PriceTable): PaymentCsvValuer & { unpriced: Set<string> } {
+  const unpriced = new Set<string>();
+  return {
+    currency: prices.fiat,
+    label: 'at_current_prices',
+    unpriced,
+    value: (p) => {
+      if (p.amount === null || p.currency === null) return null;
+      const v = askedValue(p.amount, p.currency.raw(), prices);
+      if ('unpriced' in v) {
+        unpriced.add(v.unpriced);
+        return null;
+      }
+      return v.value;
+    },
+  };
 }
 
 export interface PaymentCsvOptions {
@@ -63,7 +93,7 @@ export const PAYMENT_CSV_COLUMNS = [
 
 /** The header record (CRLF-ended). */
 export function paymentCsvHeader(options: PaymentCsvOptions = {}): string {
-  const fiat = options.valuer === undefined ? [] : [`value_${options.valuer.currency} (${options.valuer.label})`];
+  const fiat = options.valuer === undefined ? [] : [valueColumn(options.valuer)];
   return csvRecord([...PAYMENT_CSV_COLUMNS, ...fiat]);
 }
 
@@ -116,7 +146,7 @@ export function paymentCsvRows(p: PaymentInfo, options: PaymentCsvOptions = {}):
       isoUtc(p.payDate),
       text(p.description),
     ];
-    if (options.valuer !== undefined) cells.push(amount(options.valuer.value(p, tx)));
+    if (options.valuer !== undefined) cells.push(first ? amount(options.valuer.value(p)) : null);
     out += csvRecord(cells);
   });
   return out;

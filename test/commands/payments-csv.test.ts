@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { paymentsRun, type PaymentsOptions } from '../../src/commands/payments.js';
 import { ExitCode, GwError, interrupted } from '../../src/errors.js';
+import { Decimal, divideRounded, multiplyRounded } from '../../src/money/decimal.js';
 import type { PaymentFilter, PaymentPage } from '../../src/gateway/gateway.js';
 import { IOStreams } from '../../src/output/iostreams.js';
 import { ManualClock } from '../../src/util/clock.js';
@@ -150,5 +151,107 @@ describe('gw payments --format csv', () => {
     const error = await gwFailure(paymentsRun(opts));
     expect(error.exitCode).toBe(ExitCode.UNAVAILABLE);
     expect(t.stdout()).toBe('');
+  });
+});
+
+describe('gw payments --format csv --in <FIAT>', () => {
+  // The gateway's current prices (USD per unit) and fiats, as its answers give them.
+  const PRICES = { BTC: '65573.55', USDT: '1.0002', ETH: '3421.17' };
+  const FIATS = {
+    EUR: { symbol: 'EUR', name: 'Euro', price: '1.08', display_precision: '0.01' },
+    USD: { symbol: 'USD', name: 'US Dollar', price: '1', display_precision: '0.01' },
+  };
+  /** Asked: 10 USD (paid in USDT, two rows), 0.0005 BTC, 3 XYZ (a coin the gateway does not price), 20 EUR. */
+  const payments = (): PaymentPage => ({
+    payments: [
+      v1InfoOf({ track_id: '1', status: 'paid', currency: 'USD', amount: '10' }, [v1Tx('a1', '4', 'USDT'), v1Tx('a2', '6.0012', 'USDT')]),
+      v1InfoOf({ track_id: '2', status: 'paid', currency: 'BTC', amount: '0.0005' }, [v1Tx('b1', '0.0005', 'BTC')]),
+      v1InfoOf({ track_id: '3', status: 'expired', currency: 'XYZ', amount: '3' }, []),
+      v1InfoOf({ track_id: '4', status: 'expired', currency: 'EUR', amount: '20' }, []),
+    ],
+    page: 1,
+    pages: 1,
+    total: 4,
+  });
+  /** The export with --in `fiat`, against a gateway that answers the prices and fiats too. */
+  const priced = (answer: (filter: PaymentFilter) => PaymentPage) => {
+    const t = IOStreams.test({});
+    const gateway = new FakeGateway({ page: answer, performed: { prices: PRICES, 'fiat currencies': FIATS } });
+    const opts: PaymentsOptions = { io: t.io, gateway: async () => gateway, clock: new ManualClock(NOW), filter: { size: 200 }, all: true, csv: true };
+    return { t, gateway, opts };
+  };
+  const run = async (fiat: string) => {
+    const { t, gateway, opts } = priced(payments);
+    await paymentsRun({ ...opts, csvIn: fiat });
+    const [header, ...records] = readCsv(t.stdout());
+    return { t, gateway, header, records };
+  };
+  const d = (s: string): Decimal => Decimal.fromLiteral(s) as Decimal;
+
+  it("--in USD: one labelled column, the value on the amount asked's row only, asked in USD as it is, the rest at current prices", async () => {
+    const { t, header, records } = await run('USD');
+    expect(header).toEqual([...PAYMENT_CSV_COLUMNS, 'value_usd_at_current_prices']);
+    const value = header?.length === undefined ? -1 : header.length - 1;
+    const amount = PAYMENT_CSV_COLUMNS.indexOf('amount');
+    // Recomputed here: 0.0005 BTC × 65573.55 = 32.786775 → 32.79 (2 places, half up).
+    const btc = multiplyRounded('0.0005', PRICES.BTC, 2);
+    expect(btc).toBe('32.79');
+    const eur = multiplyRounded('20', FIATS.EUR.price, 2);
+    expect(records.map((r) => [r[1], r[amount], r[value]])).toEqual([
+      ['1', '10', '10'],
+      ['1', '', ''],
+      ['2', '0.0005', btc],
+      ['3', '3', ''],
+      ['4', '20', eur],
+    ]);
+    // A spreadsheet's sum of the column counts each payment once.
+    const sum = records
+      .map((r) => r[value] ?? '')
+      .filter((v) => v !== '')
+      .reduce((a, v) => a.plus(d(v)), Decimal.ZERO);
+    expect(sum.toString()).toBe(d('10').plus(d(btc)).plus(d(eur)).toString());
+    expect(t.stderr()).toBe(
+      [
+        "gw: value_usd_at_current_prices: each amount asked in USD as it is; any other at the gateway's current prices, read 2026-11-22T14:00:00Z: not the value at the time of each payment",
+        'gw: value_usd_at_current_prices is empty for the payments asked in XYZ: the gateway gives no price for it',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--in EUR: asked in EUR as it is, USD and BTC through the EUR price, to its places', async () => {
+    const { header, records } = await run('EUR');
+    expect(header?.at(-1)).toBe('value_eur_at_current_prices');
+    const usdAsEur = divideRounded('10', FIATS.EUR.price, 2);
+    const btcAsEur = divideRounded(multiplyRounded('0.0005', PRICES.BTC, 12), FIATS.EUR.price, 2);
+    expect([usdAsEur, btcAsEur]).toEqual(['9.26', '30.36']);
+    expect(records.map((r) => r.at(-1))).toEqual([usdAsEur, '', btcAsEur, '', '20']);
+  });
+
+  it('the prices are read once, before the first page, however many pages', async () => {
+    const { t, gateway, opts } = priced((f) => page(f.page ?? 1, 3));
+    await paymentsRun({ ...opts, csvIn: 'USD' });
+    expect(gateway.calls.map((c) => (c.method === 'perform' ? c.args[0] : c.method))).toEqual([
+      'prices',
+      'fiat currencies',
+      'payments',
+      'payments',
+      'payments',
+    ]);
+    // Asked in USDT: 10 × 1.0002 on each payment's first row.
+    expect(
+      readCsv(t.stdout())
+        .slice(1, 4)
+        .map((r) => r.at(-1)),
+    ).toEqual([multiplyRounded('10', PRICES.USDT, 2), '', multiplyRounded('3', PRICES.USDT, 2)]);
+  });
+
+  it("a fiat the gateway does not price: report's error, exit 65, nothing exported", async () => {
+    const { t, gateway, opts } = priced(payments);
+    const error = await gwFailure(paymentsRun({ ...opts, csvIn: 'JPY' }));
+    expect(error.exitCode).toBe(ExitCode.DATA);
+    expect(error.message).toBe('the gateway gives no price for JPY: --in takes a fiat it prices');
+    expect(t.stdout()).toBe('');
+    expect(gateway.calls.some((c) => c.method === 'payments')).toBe(false);
   });
 });

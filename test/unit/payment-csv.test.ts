@@ -137,11 +137,14 @@ describe('paymentCsvRows', () => {
   });
 
   it('a fiat value column only when asked, labelled with where the prices come from', () => {
-    const valuer = { currency: 'USD', label: 'current prices', value: () => Decimal.fromLiteral('12.5') ?? null };
+    const valuer = { currency: 'USD', label: 'at_current_prices', value: () => Decimal.fromLiteral('12.5') ?? null };
     expect(paymentCsvHeader()).not.toMatch(/value_/);
     const header = paymentCsvHeader({ valuer });
-    expect(header).toMatch(/,value_USD \(current prices\)\r\n$/);
+    expect(header).toMatch(/,value_usd_at_current_prices\r\n$/);
     const [record] = readCsv(paymentCsvRows(V1_SAMPLES.underpaid(), { valuer }));
     expect(record?.at(-1)).toBe('12.5');
+    // A payment of two rows: the value on the first only, beside the amount asked.
+    const records = readCsv(paymentCsvRows(V1_SAMPLES.mixed(), { valuer }));
+    expect(records.map((r) => r.at(-1))).toEqual(['12.5', '']);
   });
 });
