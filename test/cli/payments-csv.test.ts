@@ -2,7 +2,7 @@
 // flags checked first (exit 64), the export read back by an independent RFC 4180 reader, the
 // formula guard on a hostile order id, and its sums agreeing with gw payments --json's totals.
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../../src/money/decimal.js';
+import { Decimal, multiplyRounded } from '../../src/money/decimal.js';
 import { PAYMENT_CSV_COLUMNS } from '../../src/views/payment-csv.js';
 import { emptyDir, ManualClock, runGw as gw } from '../support/cli.js';
 import { readCsv } from '../support/csv-reader.js';
@@ -57,5 +57,69 @@ describe('gw payments --format', () => {
         'tx_amount',
       ),
     ).toBe(totals.received.USDT);
+  });
+});
+
+describe('gw payments --format csv --in <FIAT>', () => {
+  it.each([
+    [['--in', 'USD'], 64, /--in applies to --format csv \(for totals in a fiat: gw report --in\)/],
+    [['--in', 'USD', '--json'], 64, /--in applies to --format csv/],
+    [['--in', 'XYZ', '--format', 'csv'], 64, /--in takes a fiat currency such as USD or EUR \(got "XYZ"\)/],
+  ])('%j: exit %i, nothing read', async (flags, code, message) => {
+    const r = await gw(['payments', '--sandbox', ...flags], { clock: at(0) });
+    expect(r.exitCode).toBe(code);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a fiat the gateway does not price: the same line and exit code as gw report --in', async () => {
+    const csv = await gw(['payments', '--sandbox', '--api', 'v1', '--format', 'csv', '--in', 'JPY'], { clock: at(0) });
+    const report = await gw(['report', '--sandbox', '--api', 'v1', '--in', 'JPY'], { clock: at(0) });
+    expect(csv.exitCode).toBe(65);
+    expect(csv.stderr).toMatch(/the gateway gives no price for JPY: --in takes a fiat it prices/);
+    expect([csv.exitCode, csv.stderr]).toEqual([report.exitCode, report.stderr]);
+    expect(csv.stdout).toBe('');
+  });
+
+  it("--in USD: the value beside each amount asked, at the sandbox's current prices, labelled with their time; its sum is gw report's", async () => {
+    const cwd = emptyDir();
+    for (const args of [
+      ['25', 'USDT', '--order-id', 'v-1'],
+      ['0.1', 'USD', '--pay-currency', 'BTC', '--order-id', 'v-2-partial'],
+      ['10', 'EUR', '--pay-currency', 'USDT', '--order-id', 'v-3'],
+    ]) {
+      const r = await gw(['pay', ...args, '--sandbox', '--json'], { cwd, clock: at(0) });
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    const csv = await gw(['payments', '--since', '1d', '--sandbox', '--api', 'v1', '--format', 'csv', '--in', 'usd'], { cwd, clock: at(3 * HOUR) });
+    expect(csv.exitCode, csv.stderr).toBe(0);
+    const [header, ...records] = readCsv(csv.stdout);
+    expect(header).toEqual([...PAYMENT_CSV_COLUMNS, 'value_usd_at_current_prices']);
+    const col = (name: string): number => header?.indexOf(name) ?? -1;
+    // The sandbox's fixed USD prices: USDT 1, EUR 1.08; asked in USD counts as it is.
+    const expected: Record<string, string> = { 'v-1': multiplyRounded('25', '1', 2), 'v-2-partial': '0.1', 'v-3': multiplyRounded('10', '1.08', 2) };
+    for (const [order, value] of Object.entries(expected)) {
+      const rows = records.filter((r) => r[col('order_id')] === order);
+      expect(rows.length, order).toBeGreaterThan(0);
+      // On the first row, beside the amount asked; empty on the others.
+      expect(
+        rows.map((r) => r[col('value_usd_at_current_prices')]),
+        order,
+      ).toEqual([value, ...rows.slice(1).map(() => '')]);
+      expect(rows[0]?.[col('amount')], order).not.toBe('');
+    }
+    expect(records.filter((r) => r[col('order_id')] === 'v-2-partial').length).toBe(2);
+    expect(csv.stderr.split('\n').filter((line) => line.startsWith('gw:'))).toEqual([
+      "gw: value_usd_at_current_prices: each amount asked in USD as it is; any other at the gateway's current prices, read 2026-11-22T15:00:00Z: not the value at the time of each payment",
+    ]);
+    // A spreadsheet's sum of the column: gw report --in USD's value of what was asked, to the digit.
+    const sum = records
+      .map((r) => r[col('value_usd_at_current_prices')] ?? '')
+      .filter((v) => v !== '')
+      .reduce((a, v) => a.plus(Decimal.fromLiteral(v) as Decimal), Decimal.ZERO);
+    const report = await gw(['report', '--since', '1d', '--sandbox', '--api', 'v1', '--in', 'USD', '--json'], { cwd, clock: at(3 * HOUR) });
+    expect(report.exitCode, report.stderr).toBe(0);
+    const doc = JSON.parse(report.stdout) as { totals: { value: { asked: { total: string } } } };
+    expect(sum.toString()).toBe(doc.totals.value.asked.total);
   });
 });
