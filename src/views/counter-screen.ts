@@ -14,7 +14,12 @@
 // - the QR is drawn the first way that fits with the customer block (src/qr SCREEN_QR_LADDER:
 //   the highest error correction level, then a narrower quiet zone, then a lower level); a code
 //   that fits no way is never drawn cut: a notice says so where it stays visible, with the way
-//   out (a larger window, the locale's fix, --qr-out).
+//   out (a larger window, the locale's fix, and the caller's: --qr-out for gw pay, qrWayOut);
+// - a command to run in a note is never cut or broken: it is whole on a line of its own; beside
+//   the QR where the column holds it, else under the QR at full width, else (no row left) above
+//   everything, where it scrolls away first. When the text beside the QR is too long, the
+//   merchant's least important rows go first (URI, callback, e-mail, description, rate…); the
+//   customer block is never dropped. The state line wraps where there is room.
 // The final screens (outcomeScreen) say PAID, or why not, in block letters.
 import type { Palette } from '../output/palette.js';
 import { amountsWords, differenceWords } from '../domain/arrival.js';
@@ -26,6 +31,7 @@ import { padVisible, truncateVisible, visibleWidth, wrapPlain } from '../output/
 import { expiryWords as expiryText, localDateTime, parseTimestamp } from '../output/time.js';
 import { Untrusted } from '../output/untrusted.js';
 import { maskUrlText } from '../output/url-credentials.js';
+import { wrapLine } from '../output/wrap.js';
 
 /** The QR as renderTerminalQr drew it, and its size in cells (from qrSymbol). */
 export interface ScreenQr {
@@ -51,6 +57,12 @@ export interface CounterScreenInput {
   orderIdGenerated?: boolean;
   /** The file the QR image was written to. */
   qrOut?: string | undefined;
+  /**
+   * The way out the notice names when no QR is drawn, besides a larger window (or the locale's
+   * fix): words after "or" ("write the code to a file with …"). Unset: gw pay's --qr-out; null:
+   * none (gw counter has no --qr-out).
+   */
+  qrWayOut?: string | null | undefined;
   /** While waiting: one line of state (spinner, state, last check), under the customer block. */
   status?: string | undefined;
   /** More lines for the merchant ("reusing payment …"), already safe. */
@@ -69,25 +81,22 @@ interface Row {
   style?: (text: string) => string;
 }
 
-/** Label/value rows in `width` columns: values wrapped under their column, long labels on their own line. */
-function renderRows(rows: readonly Row[], width: number, chalk: Palette): string[] {
+/** Label/value rows in `width` columns, each row's lines apart: values wrapped under their column, long labels on their own line. */
+function rowLines(rows: readonly Row[], width: number, chalk: Palette): string[][] {
   const labelWidth = Math.min(12, Math.max(0, ...rows.map((r) => r.label.length)));
   const valueWidth = width - labelWidth - 1;
-  const out: string[] = [];
-  for (const row of rows) {
+  return rows.map((row) => {
     const style = row.style ?? ((t: string) => t);
     // A long unbroken value (an address, a URI) gets whole lines of its own rather than a sliver.
     const ownLines = valueWidth < 12 || (!row.value.includes(' ') && row.value.length > valueWidth && valueWidth < width * 0.75);
-    if (ownLines) {
-      out.push(chalk.dim(truncateVisible(row.label, width)));
-      for (const piece of wrapPlain(row.value, width)) out.push(style(piece));
-      continue;
-    }
-    wrapPlain(row.value, valueWidth).forEach((piece, i) => {
-      out.push(`${padVisible(i === 0 ? chalk.dim(row.label) : '', labelWidth)} ${style(piece)}`.trimEnd());
-    });
-  }
-  return out;
+    if (ownLines) return [chalk.dim(truncateVisible(row.label, width)), ...wrapPlain(row.value, width).map((piece) => style(piece))];
+    return wrapPlain(row.value, valueWidth).map((piece, i) => `${padVisible(i === 0 ? chalk.dim(row.label) : '', labelWidth)} ${style(piece)}`.trimEnd());
+  });
+}
+
+/** Label/value rows in `width` columns. */
+function renderRows(rows: readonly Row[], width: number, chalk: Palette): string[] {
+  return rowLines(rows, width, chalk).flat();
 }
 
 /** A line of plain text wrapped to `width`, each piece styled. */
@@ -140,7 +149,7 @@ export function rateWords(payment: Pick<Payment, 'amount' | 'currency' | 'payAmo
  * keeps them whole): the SANDBOX mark, the amount in bold, the network, the address, the memo,
  * the time left and, while waiting, the state.
  */
-function customerBlock(input: CounterScreenInput, width: number): string[] {
+function customerBlock(input: CounterScreenInput, width: number, wrapStatus = true): string[] {
   const { chalk, payment, uri } = input;
   const lines: string[] = [];
   if (input.sandbox) {
@@ -164,7 +173,10 @@ function customerBlock(input: CounterScreenInput, width: number): string[] {
   } else if (!uri.amountInUri) {
     lines.push(...prose('The QR code holds only the address: enter the amount above.', width, chalk.yellow));
   }
-  if (input.status !== undefined) lines.push('', truncateVisible(input.status, width));
+  if (input.status !== undefined) {
+    // Wrapped at words where there is room (the layout asks), else the one line, cut.
+    lines.push('', ...(wrapStatus ? wrapLine(input.status, width).map((line) => truncateVisible(line, width)) : [truncateVisible(input.status, width)]));
+  }
   return lines;
 }
 
@@ -174,8 +186,18 @@ function indented(word: string, value: string, width: number, chalk: Palette, st
   return wrapPlain(value, Math.max(8, width - pad)).map((piece, i) => `${i === 0 ? chalk.dim(word) : ' '.repeat(word.length)} ${style(piece)}`);
 }
 
-function merchantBlock(input: CounterScreenInput, width: number): string[] {
-  const { payment, uri, chalk } = input;
+/**
+ * The merchant's rows, each with the rank it is dropped in when the text beside the QR is too
+ * long (lowest first: the URI, which the QR holds, before the track id).
+ */
+function merchantRows(input: CounterScreenInput): (Row & { rank: number })[] {
+  const rows = merchantRowList(input);
+  const RANKS: Record<string, number> = { URI: 1, Callback: 2, 'E-mail': 3, Description: 4, Rate: 5, Amount: 6, 'QR image': 7, 'Order ID': 8, 'Track ID': 9 };
+  return rows.map((row) => ({ ...row, rank: RANKS[row.label] ?? 0 }));
+}
+
+function merchantRowList(input: CounterScreenInput): Row[] {
+  const { payment, uri } = input;
   const rows: Row[] = [];
   if (payment.amount !== null) rows.push({ label: 'Amount', value: `${payment.amount} ${payment.currency ?? ''}`.trim() });
   const rate = rateWords(payment);
@@ -188,8 +210,34 @@ function merchantBlock(input: CounterScreenInput, width: number): string[] {
   if (payment.callbackUrl !== null && !payment.callbackUrl.isBlank) rows.push({ label: 'Callback', value: maskUrlText(payment.callbackUrl.toString()) });
   if (uri.qr) rows.push({ label: 'URI', value: uri.uri });
   if (input.qrOut !== undefined) rows.push({ label: 'QR image', value: input.qrOut });
-  const lines = [chalk.dim('─ Merchant ─'), ...renderRows(rows, width, chalk)];
-  for (const note of input.notes ?? []) lines.push(...prose(note, width, (t) => t));
+  return rows;
+}
+
+/**
+ * The notes in groups laid out together: a note ending with ":" leads the next one in ("Follow it
+ * until it is paid:" and the command).
+ */
+function noteGroups(notes: readonly string[]): string[][] {
+  const groups: string[][] = [];
+  let open = false;
+  for (const note of notes) {
+    const last = groups.at(-1);
+    if (open && last !== undefined) last.push(note);
+    else groups.push([note]);
+    open = /:\s*$/.test(note);
+  }
+  return groups;
+}
+
+/** A group of notes in `width` columns: words wrapped, each command to run whole on a line of its own (wider than `width` when it must be: never cut). */
+function noteLines(group: readonly string[], width: number): string[] {
+  return group.flatMap((note) => wrapLine(note, width));
+}
+
+function merchantBlock(input: CounterScreenInput, width: number): string[] {
+  const { chalk } = input;
+  const lines = [chalk.dim('─ Merchant ─'), ...renderRows(merchantRowList(input), width, chalk)];
+  for (const group of noteGroups(input.notes ?? [])) lines.push(...noteLines(group, width));
   return lines;
 }
 
@@ -201,24 +249,55 @@ export interface ScreenQrChoices {
 }
 
 /** The QR and the layout the screen uses, or undefined when no way of drawing it fits. */
-function fitQr(input: CounterScreenInput, qr: ScreenQrChoices, width: number, height: number): { qr: ScreenQr; side: boolean } | undefined {
-  for (const choice of qr.choices) {
-    if (choice.columns > width || choice.rows > height) continue;
-    const side = width - choice.columns - GAP;
-    const fits =
-      side >= MIN_SIDE_WIDTH ? customerBlock(input, side).length <= Math.max(choice.rows, height) : customerBlock(input, width).length + choice.rows <= height;
-    if (fits) return { qr: { text: choice.draw(), columns: choice.columns, rows: choice.rows }, side: side >= MIN_SIDE_WIDTH };
+/**
+ * The QR and the layout the screen uses, or undefined when no way of drawing it fits. Beside the
+ * QR, a way that leaves rows under it for the notes too wide for the column (a command) is
+ * preferred; else the first that fits with the customer block.
+ */
+function fitQr(
+  input: CounterScreenInput,
+  qr: ScreenQrChoices,
+  width: number,
+  height: number,
+  wrapStatus: boolean,
+): { qr: ScreenQr; side: boolean } | undefined {
+  for (const whole of [true, false]) {
+    for (const choice of qr.choices) {
+      if (choice.columns > width || choice.rows > height) continue;
+      const side = width - choice.columns - GAP;
+      const fits =
+        side >= MIN_SIDE_WIDTH
+          ? customerBlock(input, side, wrapStatus).length <= Math.max(choice.rows, height) &&
+            (!whole || choice.rows + splitNotes(input, side, width).wide.length <= height || splitNotes(input, side, width).wide.length === 0)
+          : customerBlock(input, width, wrapStatus).length + choice.rows <= height;
+      if (fits) return { qr: { text: choice.draw(), columns: choice.columns, rows: choice.rows }, side: side >= MIN_SIDE_WIDTH };
+    }
   }
   return undefined;
 }
 
-/** Why no code is drawn, and the way out: a larger window (or the locale's fix), --qr-out. */
+/** The notes beside the QR (`side` columns), and those with a command too wide for it, at the full width. */
+function splitNotes(input: CounterScreenInput, side: number, width: number): { beside: string[]; wide: string[] } {
+  const beside: string[] = [];
+  const wide: string[] = [];
+  for (const group of noteGroups(input.notes ?? [])) {
+    const lines = noteLines(group, side);
+    if (lines.every((line) => visibleWidth(line) <= side)) beside.push(...lines);
+    else wide.push(...noteLines(group, width));
+  }
+  return { beside, wide };
+}
+
+/** Why no code is drawn, and the way out: a larger window (or the locale's fix), and the caller's (gw pay's --qr-out). */
 function notDrawnWords(input: CounterScreenInput, qr: ScreenQrChoices): string {
-  const out = `write the code to a file with --qr-out <file.png>${input.qrOut === undefined ? '' : ` (as ${input.qrOut})`}`;
-  if (qr.asciiReason !== undefined) return `No QR code here: ${qr.asciiReason}; or ${out}.`;
+  const out =
+    input.qrWayOut === undefined
+      ? `write the code to a file with --qr-out <file.png>${input.qrOut === undefined ? '' : ` (as ${input.qrOut})`}`
+      : (input.qrWayOut ?? undefined);
+  if (qr.asciiReason !== undefined) return `No QR code here: ${qr.asciiReason}${out === undefined ? '' : `; or ${out}`}.`;
   const least = qr.choices.at(-1);
   const size = least === undefined ? '' : `, ${least.columns} columns by ${least.rows} rows,`;
-  return `No QR code here: the smallest that scans${size} does not fit this ${input.width}×${input.height} window with the amount and address. Enlarge the window, or ${out}.`;
+  return `No QR code here: the smallest that scans${size} does not fit this ${input.width}×${input.height} window with the amount and address. Enlarge the window${out === undefined ? '' : `, or ${out}`}.`;
 }
 
 /** The counter screen's lines (no trailing newline on any). */
@@ -228,11 +307,17 @@ export function counterScreen(input: CounterScreenInput): string[] {
   const { chalk } = input;
   if (input.qr === undefined) return [...customerBlock(input, width), '', ...merchantBlock(input, width)];
   const choices: ScreenQrChoices = 'choices' in input.qr ? input.qr : { choices: [{ ...input.qr, draw: () => (input.qr as ScreenQr).text }] };
-  const fitted = fitQr(input, choices, width, height);
+  // The state line wrapped where that leaves room for the code, else on one line.
+  let wrapStatus = true;
+  let fitted = fitQr(input, choices, width, height, true);
+  if (fitted === undefined && input.status !== undefined) {
+    fitted = fitQr(input, choices, width, height, false);
+    wrapStatus = fitted === undefined;
+  }
   if (fitted === undefined) {
     // Never a code cut by the window: none, and a notice that stays on screen.
     const customer = customerBlock(input, width);
-    const notice = prose(notDrawnWords(input, choices), width, chalk.yellow.bold);
+    const notice = wrapLine(notDrawnWords(input, choices), width).map((line) => chalk.yellow.bold(line));
     const merchant = merchantBlock(input, width);
     return customer.length + notice.length + 1 + merchant.length <= height
       ? [...customer, ...notice, '', ...merchant]
@@ -240,24 +325,56 @@ export function counterScreen(input: CounterScreenInput): string[] {
   }
   const { qr } = fitted;
   const qrLines = qr.text.replace(/\n$/, '').split('\n');
-  if (fitted.side) {
-    const side = width - qr.columns - GAP;
-    let right = [...customerBlock(input, side), '', ...merchantBlock(input, side)];
-    const room = Math.max(qrLines.length, height);
-    if (right.length > room) right = [...right.slice(0, room - 1), chalk.dim('…')];
-    const lines: string[] = [];
-    for (let i = 0; i < Math.max(qrLines.length, right.length); i++) {
-      const text = right[i] ?? '';
-      const left = qrLines[i] ?? (text === '' ? '' : ' '.repeat(qr.columns));
-      lines.push(text === '' ? left : `${left}${' '.repeat(GAP)}${text}`);
-    }
-    return lines;
-  }
-  const customer = customerBlock(input, width);
+  if (fitted.side) return besideQr(input, qrLines, qr.columns, width, height, wrapStatus);
+  const customer = customerBlock(input, width, wrapStatus);
   const merchant = merchantBlock(input, width);
   return customer.length + qrLines.length + 1 + merchant.length <= height
     ? [...customer, ...qrLines, '', ...merchant]
     : [...merchant, '', ...customer, ...qrLines];
+}
+
+/**
+ * The text beside the QR: the customer block, then the merchant's rows and the notes. A note
+ * whose command is wider than the column goes under the QR at full width, or above everything
+ * when no row is left under it (it scrolls away first, whole). When the column is longer than the
+ * screen, the merchant's rows go, least important first; only then is the column cut.
+ */
+function besideQr(input: CounterScreenInput, qrLines: readonly string[], columns: number, width: number, height: number, wrapStatus: boolean): string[] {
+  const { chalk } = input;
+  const side = width - columns - GAP;
+  const customer = customerBlock(input, side, wrapStatus);
+  const { beside, wide } = splitNotes(input, side, width);
+  const rows = merchantRows(input);
+  const rendered = rowLines(rows, side, chalk);
+  const kept = new Set(rows.map((_, i) => i));
+  const column = (): string[] => {
+    const merchant = rendered.filter((_, i) => kept.has(i)).flat();
+    const under = [...merchant, ...beside];
+    return under.length === 0 ? customer : [...customer, '', chalk.dim('─ Merchant ─'), ...under];
+  };
+  const room = Math.max(qrLines.length, height);
+  const below = wide.length > 0 && qrLines.length + wide.length <= height;
+  const fits = (): boolean => {
+    const length = column().length;
+    return below ? Math.max(length, qrLines.length) + wide.length <= height : length <= room;
+  };
+  const order = rows.map((row, i) => ({ rank: row.rank, i })).sort((a, b) => a.rank - b.rank);
+  for (const { i } of order) {
+    if (fits()) break;
+    kept.delete(i);
+  }
+  let right = column();
+  const limit = below ? height - wide.length : room;
+  // The last resort, with nothing left to drop: the column cut (no command is in it).
+  if (right.length > limit) right = [...right.slice(0, Math.max(0, limit - 1)), chalk.dim('…')];
+  const lines: string[] = [];
+  for (let i = 0; i < Math.max(qrLines.length, right.length); i++) {
+    const text = right[i] ?? '';
+    const left = qrLines[i] ?? (text === '' ? '' : ' '.repeat(columns));
+    lines.push(text === '' ? left : `${left}${' '.repeat(GAP)}${text}`);
+  }
+  if (wide.length === 0) return lines;
+  return below ? [...lines, ...wide] : [...wide, '', ...lines];
 }
 
 // ---------------------------------------------------------------------------------------------

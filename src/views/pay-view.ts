@@ -21,6 +21,11 @@ export interface PayView {
   clock: Clock;
   qr: 'auto' | 'always' | 'never';
   qrOut: string | undefined;
+  /**
+   * The way out the counter screen names when no QR fits, besides a larger window (or the
+   * locale's fix): unset, --qr-out; null, none (gw counter has no --qr-out).
+   */
+  qrWayOut?: string | null;
   /** gw made the order id up (none was given). */
   orderIdGenerated?: boolean;
   /** Clear the terminal before drawing the counter screen (false with --no-clear). */
@@ -155,6 +160,7 @@ export async function printPayment(
           sandbox: io.sandbox,
           orderIdGenerated: opts.orderIdGenerated === true,
           qrOut: opts.qrOut,
+          ...(opts.qrWayOut !== undefined && { qrWayOut: opts.qrWayOut }),
           status,
           notes,
         }),
