@@ -26,7 +26,20 @@ import { paymentFromInfo, paymentsOfOrder } from './existing-payment.js';
 import { followPayment } from './follow.js';
 import { ambiguousFailure, buildPaymentRequest, type PaymentRequestFlags } from './payment-request.js';
 import type { PreparedReceipt } from './receipts.js';
-import { EMPTY_PROMPT, followCommand, isOpen, orderPayment, promptKey, type PromptState, type Sale, saleCoin, type TillDefaults, TillLedger } from './till.js';
+import {
+  amountLimit,
+  EMPTY_PROMPT,
+  followCommand,
+  isOpen,
+  orderPayment,
+  promptKey,
+  type PromptState,
+  refusedPrompt,
+  type Sale,
+  saleCoin,
+  type TillDefaults,
+  TillLedger,
+} from './till.js';
 import { EventQueue, type TillEvent } from './till-events.js';
 import { failureKind, type WaitEnding, WAIT_POLICY, type WaitPolicy, type WaitProgress } from './wait.js';
 
@@ -135,7 +148,7 @@ class Till {
           this.#io.clearScreen();
           continue;
         }
-        const { state, action } = promptKey(prompt, event);
+        const { state, action } = promptKey(prompt, event, amountLimit(this.#o.defaults));
         prompt = state;
         if (action === 'end-day') return { ledger: this.#ledger };
         if (action === 'create') {
@@ -267,7 +280,7 @@ class Till {
       });
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      return { ...prompt, message: { text: error.message.replace(/^<amount>/, 'the amount').replace(/^--order-id/, 'the order id'), tone: 'error' } };
+      return refusedPrompt(prompt, error.message.replace(/^<amount>/, 'the amount').replace(/^--order-id/, 'the order id'));
     }
     if (o.receipts !== undefined) {
       try {

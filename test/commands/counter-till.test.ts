@@ -333,14 +333,32 @@ describe('gw counter: a morning at the till (sandbox)', () => {
   });
 
   it('a bad amount stays at the prompt with one line, and nothing is created', async () => {
+    // The prompt takes only what can become an amount; zero is refused at Enter.
     const r = await run([
-      ['prompt', `1.2.3${ENTER}`],
+      ['prompt', `0.0${ENTER}`],
       ['prompt', 'q'],
     ]);
     expect(r.exit).toBe(0);
     expect(r.stdout).toContain('the amount must be a plain positive decimal');
     expect(r.keys.phases).not.toContain('creating');
     expect(r.summary).toContain('No sales.');
+  });
+
+  it('after a refused amount the field starts again: "0.0", Enter, then "1.2.3" charges 1.23 (never "0.0123")', async () => {
+    const r = await run(
+      [
+        ['prompt', `0.0${ENTER}`],
+        ['prompt', `1.2.3${ENTER}`],
+        ['showing', ESC],
+        ['prompt', 'q'],
+      ],
+      { orderIds: ['refused-then-1'] },
+    );
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toContain('the amount must be a plain positive decimal');
+    expect(r.keys.phases.filter((p) => p === 'creating')).toHaveLength(1);
+    expect(r.summary).toContain('1 sale');
+    expect(r.summary).toContain('1.23');
   });
 
   it('fits 80×24: the prompt on a virtual terminal shows the currency, coin and keys without wrapping', async () => {
