@@ -13,10 +13,11 @@ import { Decimal } from '../money/decimal.js';
 import type { Key } from '../output/keys.js';
 import { shellQuote } from '../output/sanitize.js';
 import { parseTimestamp } from '../output/time.js';
+import { maxAssetDecimals } from '../payment-uri/decimals.js';
 import { normalizeSymbol } from '../payment-uri/networks.js';
 import { asciiUpperCase } from '../util/ascii.js';
 import { resumeCommand } from './wait.js';
-import type { PromptField, PromptState, Sale, SaleState, TillSummary } from '../views/till-state.js';
+import type { PromptField, PromptState, Sale, SaleState, TillDefaults, TillSummary } from '../views/till-state.js';
 
 export {
   saleCoin,
@@ -37,8 +38,45 @@ const MAX_FIELD = 60;
 
 export const EMPTY_PROMPT: PromptState = { amount: '' };
 
+/** What the amount can hold: the currency it is typed in, and its decimal places when gw knows them. */
+export interface AmountLimit {
+  currency: string;
+  decimals?: number | undefined;
+}
+
+/**
+ * The amount limit of the day's currency: a coin's most decimal places on any network the registry
+ * lists it on (the request's own check is exact per network); unknown for fiat.
+ */
+export function amountLimit(defaults: Pick<TillDefaults, 'currency'>): AmountLimit {
+  return { currency: defaults.currency, decimals: maxAssetDecimals(defaults.currency) };
+}
+
+/**
+ * The amount after typing a digit or a point, when it can still become a valid amount: digits,
+ * one point ("." first gives "0."), no leading zero before a digit, at most the currency's
+ * decimals. Otherwise the amount is unchanged: undefined, or a message saying why.
+ */
+function amountKey(amount: string, ch: string, limit: AmountLimit | undefined): string | undefined | { text: string; tone: 'error' } {
+  let next: string;
+  if (ch === '.') {
+    if (amount.includes('.') || limit?.decimals === 0) return undefined;
+    next = amount === '' ? '0.' : `${amount}.`;
+  } else {
+    // A leading zero is replaced by the digit typed after it ("05" is 5).
+    if (amount === '0') return ch;
+    const point = amount.indexOf('.');
+    const decimals = limit?.decimals;
+    if (limit !== undefined && decimals !== undefined && point >= 0 && amount.length - point - 1 >= decimals) {
+      return { text: `${limit.currency} amounts have at most ${decimals} decimal places.`, tone: 'error' };
+    }
+    next = amount + ch;
+  }
+  return next.length > MAX_AMOUNT ? undefined : next;
+}
+
 /** What a key does at the prompt: the next prompt, and whether to create the sale or end the day. */
-export function promptKey(state: PromptState, key: Key): { state: PromptState; action: PromptAction } {
+export function promptKey(state: PromptState, key: Key, limit?: AmountLimit): { state: PromptState; action: PromptAction } {
   const stay = (next: PromptState): { state: PromptState; action: PromptAction } => ({ state: next, action: 'none' });
   const { message: _message, ...quiet } = state;
   if (state.recent === true) {
@@ -64,9 +102,9 @@ export function promptKey(state: PromptState, key: Key): { state: PromptState; a
       const ch = key.ch;
       if (/^[0-9]$/.test(ch) || ch === '.' || ch === ',') {
         if (state.retry !== undefined) return stay({ ...quiet, message: { text: 'Enter creates the sale again; Esc drops it first.', tone: 'error' } });
-        const amount = state.amount + (ch === ',' ? '.' : ch);
-        if (amount.length > MAX_AMOUNT) return stay(quiet);
-        return stay({ ...quiet, amount });
+        const typed = amountKey(state.amount, ch === ',' ? '.' : ch, limit);
+        if (typeof typed !== 'string') return stay(typed === undefined ? quiet : { ...quiet, message: typed });
+        return stay({ ...quiet, amount: typed });
       }
       const lower = ch.toLowerCase();
       if (lower === 'q') return { state: quiet, action: 'end-day' };
@@ -79,6 +117,17 @@ export function promptKey(state: PromptState, key: Key): { state: PromptState; a
     default:
       return stay(quiet);
   }
+}
+
+/**
+ * The prompt after a sale refused before anything was sent: the message shows why; a refused
+ * amount is cleared (what is typed next starts a new amount, never appended to the refused one).
+ */
+export function refusedPrompt(prompt: PromptState, text: string): PromptState {
+  const amount = Decimal.parseAmount(prompt.amount);
+  // The amount's own refusals: not an amount, or "<amount> <coin> has more decimal places…".
+  const amountRefused = prompt.retry === undefined && (amount === undefined || text.startsWith(`${amount} `));
+  return { ...prompt, ...(amountRefused && { amount: '' }), message: { text, tone: 'error' } };
 }
 
 /** Editing a field: text, Backspace, Enter confirms, Escape leaves it unchanged. */

@@ -1,7 +1,18 @@
 // gw counter's pure parts: keys from raw terminal bytes, what each key does at the prompt, and the
 // session's summary (exact sums per state, currency and coin; the open sales with their command).
 import { describe, expect, it } from 'vitest';
-import { EMPTY_PROMPT, orderPayment, promptKey, type PromptState, saleCoin, summarize, TillLedger, type Sale } from '../../src/cmdutil/till.js';
+import {
+  amountLimit,
+  EMPTY_PROMPT,
+  orderPayment,
+  promptKey,
+  type PromptState,
+  refusedPrompt,
+  saleCoin,
+  summarize,
+  TillLedger,
+  type Sale,
+} from '../../src/cmdutil/till.js';
 import type { PaymentInfo } from '../../src/gateway/gateway.js';
 import { Decimal } from '../../src/money/decimal.js';
 import { type Key, parseKeys } from '../../src/output/keys.js';
@@ -67,6 +78,36 @@ describe('promptKey', () => {
     expect(r.action).toBe(action);
     expect(r.state).toMatchObject(expected);
     if (!('recent' in expected)) expect(r.state.recent).toBeUndefined();
+  });
+
+  it('the amount takes only what can become an amount: one point, no leading zeros, the coin’s decimals', () => {
+    expect(type('1.2.3').state.amount).toBe('1.23');
+    expect(type('1,2.3').state.amount).toBe('1.23');
+    expect(type('.5').state.amount).toBe('0.5');
+    expect(type('005').state.amount).toBe('5');
+    expect(type('0.05').state.amount).toBe('0.05');
+    expect(type('10.0').state.amount).toBe('10.0');
+    const btc = amountLimit({ currency: 'BTC' });
+    expect(btc.decimals).toBe(8);
+    let state = EMPTY_PROMPT;
+    for (const key of parseKeys('0.123456789')) state = promptKey(state, key, btc).state;
+    expect(state.amount).toBe('0.12345678');
+    expect(state.message).toEqual({ text: 'BTC amounts have at most 8 decimal places.', tone: 'error' });
+    // A fiat currency's decimals are not known: not limited here (the gateway decides).
+    expect(amountLimit({ currency: 'EUR' }).decimals).toBeUndefined();
+  });
+
+  it('a refused amount is cleared, its message stays: what is typed next is a new amount', () => {
+    const refused = refusedPrompt(type('0').state, 'the amount must be a plain positive decimal such as 25');
+    expect(refused.amount).toBe('');
+    expect(refused.message).toEqual({ text: 'the amount must be a plain positive decimal such as 25', tone: 'error' });
+    expect(type('1.2.3', refused).state.amount).toBe('1.23');
+    // Too many decimals for the coin: refused by the request, cleared too.
+    expect(refusedPrompt(type('0.123456789').state, '0.123456789 BTC has more decimal places than BTC has (8)').amount).toBe('');
+    // Another field refused (the order id, the coin): the amount typed is kept.
+    const order = refusedPrompt(type('25o bad id\r').state, 'the order id must be …');
+    expect(order.amount).toBe('25');
+    expect(order.message?.text).toBe('the order id must be …');
   });
 
   it('Enter with no amount says so and does nothing', () => {
