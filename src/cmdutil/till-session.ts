@@ -79,7 +79,9 @@ export interface TillResult {
 const cancelKey = (event: TillEvent): boolean =>
   event.name === 'escape' || event.name === 'ctrl-c' || (event.name === 'char' && (event.ch === 'x' || event.ch === 'X'));
 
-const SHOWING_KEYS = 'Esc or Ctrl-C: back to the prompt (the payment stays open)';
+export const SHOWING_KEYS = 'Esc or Ctrl-C: back to the prompt (the payment stays open)';
+/** The counter screen's way out when no QR fits, besides a larger window or the locale's fix: none (gw counter has no --qr-out). */
+export const TILL_QR_WAY_OUT = null;
 
 export async function runTill(options: TillOptions): Promise<TillResult> {
   return new Till(options).run();
@@ -405,7 +407,16 @@ class Till {
       if (!(error instanceof GwError)) throw error;
       return notPayable(error.message);
     }
-    const view: PayView = { io, clock: o.clock, qr: 'auto', qrOut: undefined, orderIdGenerated: how.generated, clear: true, redraw: true };
+    const view: PayView = {
+      io,
+      clock: o.clock,
+      qr: 'auto',
+      qrOut: undefined,
+      qrWayOut: TILL_QR_WAY_OUT,
+      orderIdGenerated: how.generated,
+      clear: true,
+      redraw: true,
+    };
     const notes = [...(how.note === undefined ? [] : [how.note]), SHOWING_KEYS];
     this.#observe('showing', sale);
     const draw = await printPayment(view, payment, uri, notes, how.initial !== undefined, true);

@@ -332,6 +332,27 @@ describe('gw counter: a morning at the till (sandbox)', () => {
     expect(redrawn).toContain('Pay exactly 6 USDT');
   });
 
+  it('a window too small for the QR: the notice names a larger window, never --qr-out (gw counter has none); the key line whole', async () => {
+    const r = await run(
+      [
+        ['prompt', `25${ENTER}`],
+        ['showing', ESC],
+        ['prompt', 'q'],
+      ],
+      { orderIds: ['small-1'], flags: { payCurrency: 'USDC' }, onIo: (io) => io.setSize(80, 22) },
+    );
+    expect(r.exit).toBe(0);
+    const shown = r.stdout.indexOf('Pay exactly');
+    expect(shown).toBeGreaterThan(0);
+    const next = r.stdout.indexOf('\u001b[H\u001b[2J', shown);
+    const screen = new VirtualTerminal(80, 22).write(r.stdout.slice(r.stdout.lastIndexOf('\u001b[H\u001b[2J', shown), next < 0 ? undefined : next)).text();
+    const words = screen.replace(/\s+/g, ' ');
+    expect(words).toContain('No QR code here');
+    expect(words).toContain('Enlarge the window.');
+    expect(words).not.toContain('--qr-out');
+    expect(words).toContain('Esc or Ctrl-C: back to the prompt (the payment stays open)');
+  });
+
   it('a bad amount stays at the prompt with one line, and nothing is created', async () => {
     // The prompt takes only what can become an amount; zero is refused at Enter.
     const r = await run([
