@@ -3,7 +3,9 @@
 // with every payment's fields. A range (--since/--until) is read whole, as --all, and totalled
 // (src/domain/takings.ts: per state, asked per currency, received per coin). Which filters the gateway applies and which gw applies itself, the
 // paging and when a listing is incomplete (exit 76): src/gateway/history.ts. --all writes each
-// page as it is read, and stops (exit 74) when stdout can no longer take it.
+// page as it is read, and stops (exit 74) when stdout can no longer take it. --format csv streams
+// every page; with --in <FIAT> a column values each amount asked as gw report --in does
+// (src/cmdutil/fiat-prices.ts reads the current prices once, src/views/payment-csv.ts the column).
 import { Command } from 'commander';
 import { parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
