@@ -268,7 +268,7 @@ function fitQr(
       const fits =
         side >= MIN_SIDE_WIDTH
           ? customerBlock(input, side, wrapStatus).length <= Math.max(choice.rows, height) &&
-            (!whole || choice.rows + splitNotes(input, side, width).wide.length <= height || splitNotes(input, side, width).wide.length === 0)
+            (!whole || choice.rows + splitNotes(input, side, width).wide.length <= height)
           : customerBlock(input, width, wrapStatus).length + choice.rows <= height;
       if (fits) return { qr: { text: choice.draw(), columns: choice.columns, rows: choice.rows }, side: side >= MIN_SIDE_WIDTH };
     }
