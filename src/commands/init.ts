@@ -19,6 +19,7 @@ import type { GatewayClient } from '../gateway/gateway.js';
 import type { IOStreams } from '../output/iostreams.js';
 import type { Prompter } from '../output/prompter.js';
 import { terminalSafe } from '../output/sanitize.js';
+import { cellWidth, wrapLine, wrapText } from '../output/wrap.js';
 import { SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY } from '../sandbox/options.js';
 
 export interface InitOptions {
@@ -109,6 +110,47 @@ export function newCmdInit(f: Factory, runF: (opts: InitOptions) => Promise<void
   );
 }
 
+/** A space inside a file path: kept by the wrapping (it breaks lines at spaces only), turned back after. */
+const PATH_SPACE = '\u00a0';
+const wholePath = (file: string): string => terminalSafe(file).replaceAll(' ', PATH_SPACE);
+
+/**
+ * Text for a terminal `width` columns wide (undefined: not a terminal, left as it is): wrapped at
+ * word boundaries, a path or a command never broken; continuation lines start with `indent`.
+ */
+function wrapped(text: string, width: number | undefined, indent = ''): string {
+  return (width === undefined ? text : wrapText(text, width, indent)).replaceAll(PATH_SPACE, ' ');
+}
+
+/** The columns text on this stream may take: the terminal's less one, undefined when it is not a terminal. */
+function columns(io: IOStreams, stream: 'stdout' | 'stderr'): number | undefined {
+  const tty = stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
+  return tty ? Math.max(20, io.width() - 1) : undefined;
+}
+
+/**
+ * The next steps, a command and its `# why` per line, the comments aligned in one column and wrapped
+ * within it on a narrow terminal; when that column would be too narrow, each comment goes above its
+ * command. A command is never broken.
+ */
+function nextSteps(next: ReadonlyArray<readonly [string, string]>, width: number | undefined): string {
+  const cmdWidth = Math.max(...next.map(([cmd]) => cellWidth(cmd)));
+  const column = 2 + cmdWidth + 3;
+  const room = width === undefined ? Number.POSITIVE_INFINITY : width - column - 2;
+  let text = '';
+  for (const [cmd, why] of next) {
+    if (room >= 24) {
+      const lines = Number.isFinite(room) ? wrapLine(why, room) : [why];
+      text += `  ${cmd}${' '.repeat(cmdWidth - cellWidth(cmd))}   # ${lines[0] ?? ''}\n`;
+      for (const line of lines.slice(1)) text += `${' '.repeat(column)}# ${line}\n`;
+    } else {
+      for (const line of wrapLine(why, Math.max(20, (width ?? 80) - 4))) text += `  # ${line}\n`;
+      text += `  ${cmd}\n`;
+    }
+  }
+  return text;
+}
+
 const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
 
 function fromFlagOrEnv(flag: string | undefined, flagName: string, env: string | undefined, envName: string): Setting<string> | undefined {
@@ -157,6 +199,11 @@ async function checkKey(opts: InitOptions, baseUrl: Setting<URL>, kind: KeyKind,
     if (error.exitCode === ExitCode.INTERRUPTED || error.exitCode === ExitCode.TERMINATED) throw error;
     return { state: 'failed', error };
   }
+}
+
+/** A key's verdict on stderr, its next lines indented under it on a terminal. */
+function sayVerdict(io: IOStreams, kind: KeyKind, verdict: Verdict): void {
+  io.notice(wrapped(verdictLine(io, kind, verdict), columns(io, 'stderr'), '    '));
 }
 
 function verdictLine(io: IOStreams, kind: KeyKind, verdict: Verdict): string {
@@ -261,18 +308,20 @@ export async function initRun(opts: InitOptions): Promise<void> {
     ],
   ];
   const width = Math.max(...rows.map(([, value]) => [...value].length));
-  let text = `${interactive ? '\n' : ''}${result.created ? 'Created' : 'Updated'} ${terminalSafe(result.file)} (mode ${modeText(result.mode)}${answers.profile === undefined ? '' : `, profile ${answers.profile}${answers.makeDefault === true ? ', also your defaults' : ''}`}):\n`;
-  for (const [name, value, note] of rows) text += `${`  ${name.padEnd(12)} ${value.padEnd(width)}  ${note}`.trimEnd()}\n`;
+  const outWidth = columns(io, 'stdout');
+  let text = `${interactive ? '\n' : ''}${wrapped(`${result.created ? 'Created' : 'Updated'} ${wholePath(result.file)} (mode ${modeText(result.mode)}${answers.profile === undefined ? '' : `, profile ${answers.profile}${answers.makeDefault === true ? ', also your defaults' : ''}`}):`, outWidth, '  ')}\n`;
+  // A note that does not fit goes on under its column (or indented, when that column is far right).
+  const noteAt = 17 + width <= (outWidth ?? 80) - 20 ? ' '.repeat(17 + width) : '    ';
+  for (const [name, value, note] of rows) text += `${wrapped(`  ${name.padEnd(12)} ${value.padEnd(width)}  ${note}`.trimEnd(), outWidth, noteAt)}\n`;
   if (result.narrowedFrom !== undefined) text += `  (permissions narrowed from ${modeText(result.narrowedFrom)}: the file holds keys)\n`;
   const use = answers.profile === undefined || answers.makeDefault === true ? 'gw' : `gw --profile ${answers.profile}`;
   const next: Array<[string, string]> = [];
   if (answers.sandbox) next.push([`gw sandbox --port ${answers.baseUrl.value.port || SANDBOX_PORT}`, 'in another terminal: the sandbox this set-up points at']);
   next.push([`${use} doctor`, 'checks the set-up against the gateway, any time']);
   next.push([`${use} pay 25 USDT`, 'a payment with its QR code']);
-  const cmdWidth = Math.max(...next.map(([cmd]) => cmd.length));
   io.out(text);
   // The next steps are advice, not what was written: stderr.
-  let advice = `\nNext:\n${next.map(([cmd, why]) => `  ${cmd.padEnd(cmdWidth)}   # ${why}\n`).join('')}`;
+  let advice = `\nNext:\n${nextSteps(next, columns(io, 'stderr'))}`;
   if (answers.profile !== undefined && answers.makeDefault !== true)
     advice += `  (export GATEWAY_PROFILE=${answers.profile} to use the profile without --profile)\n`;
   io.notice(advice);
@@ -314,12 +363,15 @@ async function fromFlags(opts: InitOptions): Promise<Answers> {
       const verdict = await checkKey(opts, baseUrl, kind, key);
       verdicts[kind] = verdict;
       if (verdict.state === 'accepted') {
-        opts.io.notice(verdictLine(opts.io, kind, verdict));
+        sayVerdict(opts.io, kind, verdict);
         continue;
       }
       if (sandbox && verdict.state === 'unreachable') {
-        verdicts[kind] = { state: 'unchecked', detail: `nothing answers at ${baseUrl.value.origin} yet (start gw sandbox --port ${baseUrl.value.port})` };
-        opts.io.notice(verdictLine(opts.io, kind, verdicts[kind]!));
+        verdicts[kind] = {
+          state: 'unchecked',
+          detail: `nothing answers at ${baseUrl.value.origin} yet: start it with gw sandbox --port ${baseUrl.value.port}`,
+        };
+        sayVerdict(opts.io, kind, verdicts[kind]!);
         continue;
       }
       if (verdict.state === 'unchecked') continue;
@@ -349,8 +401,15 @@ async function ask(opts: InitOptions, target: UserConfigFile, existing: Editable
   const { io } = opts;
   opts.releaseDeadline();
   const prompter: Prompter = await io.prompter();
+  // A question takes the terminal's width less its "? " mark and a "(Y/n)" after it; the prompts
+  // would break a longer line at the last column, mid-word.
+  const stderrColumns = columns(io, 'stderr');
+  const questionWidth = stderrColumns === undefined ? undefined : stderrColumns - 8;
   io.notice(
-    `gw init sets up gw for you and writes ${terminalSafe(target.file)}.\nKeys are typed without echo and checked with the gateway; Ctrl-C stops without writing anything.\n`,
+    wrapped(
+      `This sets up gw for you and writes ${wholePath(target.file)}.\nKeys are typed without echo and checked with the gateway; Ctrl-C stops without writing anything.\n`,
+      stderrColumns,
+    ),
   );
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
@@ -370,7 +429,7 @@ async function ask(opts: InitOptions, target: UserConfigFile, existing: Editable
           message: 'Which gateway?',
           choices: [
             { name: 'My gateway account (enter its base URL)', value: 'url' },
-            { name: 'The sandbox: gw sandbox on this machine (no account, test keys, no real money)', value: 'sandbox' },
+            { name: 'The sandbox: gw sandbox on this machine (test keys, no real money)', value: 'sandbox' },
           ],
           default: 'url',
         })) === 'sandbox';
@@ -436,10 +495,10 @@ async function ask(opts: InitOptions, target: UserConfigFile, existing: Editable
           state: 'unchecked',
           detail: `nothing answers at ${baseUrl.value.origin} yet: start it with gw sandbox --port ${baseUrl.value.port}`,
         };
-        io.notice(verdictLine(io, kind, verdicts[kind]!));
+        sayVerdict(io, kind, verdicts[kind]!);
         break;
       }
-      io.notice(verdictLine(io, kind, verdict));
+      sayVerdict(io, kind, verdict);
       if (verdict.state === 'accepted') break;
       const choice = await prompter.select({
         message: verdict.state === 'refused' ? `What now with the ${kind} key?` : 'The gateway could not be reached. What now?',
@@ -482,7 +541,10 @@ async function ask(opts: InitOptions, target: UserConfigFile, existing: Editable
   );
   if (replaced.length > 0) {
     const ok = await prompter.confirm({
-      message: `${terminalSafe(target.file)} already has ${replaced.join(', ')}${profile === undefined ? '' : ` in profile ${profile}`}: replace?`,
+      message: wrapped(
+        `${wholePath(target.file)} already has ${replaced.join(', ')}${profile === undefined ? '' : ` in profile ${profile}`}: replace?`,
+        questionWidth,
+      ),
       default: true,
     });
     if (!ok) throw new GwError(ExitCode.OK, 'nothing was written');
@@ -492,7 +554,10 @@ async function ask(opts: InitOptions, target: UserConfigFile, existing: Editable
   let makeDefault = false;
   if (profile !== undefined && str(existing.get(['baseUrl'])) === undefined && str(existing.get(['merchantKey'])) === undefined) {
     makeDefault = await prompter.confirm({
-      message: `You have no defaults yet: make profile ${profile} your default (its values also at the top level, used without --profile)?`,
+      message: wrapped(
+        `You have no defaults yet: make profile ${profile} your default (its values also at the top level, used without --profile)?`,
+        questionWidth,
+      ),
       default: true,
     });
   }

@@ -41,11 +41,18 @@ async function init(options: {
   env?: NodeJS.ProcessEnv;
   home?: string;
   json?: boolean;
+  /** stdout and stderr on a terminal this many columns wide. */
+  width?: number;
 }): Promise<Run> {
   const home = options.home ?? emptyDir('gw-init-');
   const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), ...options.env };
   const prompter = options.answers === undefined ? undefined : new ScriptedPrompter(options.answers);
-  const t = IOStreams.test({ color: false, ...(prompter && { prompter, stdinTTY: true, stderrTTY: true }), ...(options.json && { json: true }) });
+  const t = IOStreams.test({
+    color: false,
+    ...(prompter && { prompter, stdinTTY: true, stderrTTY: true }),
+    ...(options.json && { json: true }),
+    ...(options.width !== undefined && { width: options.width, stdoutTTY: true, stderrTTY: true }),
+  });
   const f = createFactory({ io: t.io, env, cwd: home, home, interrupt: new AbortController().signal, clock: new ManualClock(Date.now()) });
   f.applyGlobals({ ...(options.json && { json: true }) });
   let error: unknown;
@@ -189,7 +196,7 @@ describe('gw init on a terminal (scripted answers)', () => {
         { ask: /^Merchant API key \(Enter keeps ••••-key\)/, answer: '' },
         { ask: /^Payout API key/, answer: '' },
         { ask: /^Profile name/, answer: '' },
-        { ask: /already has baseUrl, merchantKey: replace\?/, kind: 'confirm', answer: true },
+        { ask: /already has baseUrl, merchantKey:\s+replace\?/, kind: 'confirm', answer: true },
       ],
     });
     expect(r.error).toBeUndefined();
@@ -249,5 +256,91 @@ describe('gw init for scripts (--yes, or no terminal)', () => {
       'profiles:\n  sandbox:\n    baseUrl: "http://127.0.0.1:8080"\n    merchantKey: "sandbox-merchant-key"\n    payoutKey: "sandbox-payout-key"\n',
     );
     expect(r.stderr).toMatch(/gw sandbox --port 8080\s+# in another terminal/);
+  });
+});
+
+describe('gw init at 80 columns: words never split, lines within the width', () => {
+  /** A home whose config path is long, as a real one can be. */
+  const longHome = (): string => {
+    const home = path.join(emptyDir('gw-init-'), 'a-rather-long-folder-name-for-the-shop', 'and-another-level-of-it');
+    mkdirSync(home, { recursive: true });
+    return home;
+  };
+  const words = (text: string): string[] => text.split(/\s+/).filter((w) => w !== '');
+  /** Lines wider than 80 columns that are more than one word. */
+  const tooWide = (text: string): string[] => text.split('\n').filter((line) => line.length > 80 && words(line).length > 1);
+
+  it('the file written (profile shop), the key checks and the Next block: wrapped at word boundaries, comments aligned, commands whole', async () => {
+    const home = longHome();
+    const flags = { baseUrl: sandbox.url, merchantKey: sandbox.merchantKey, profile: 'shop' };
+    const tty = await init({ yes: true, home, width: 80, flags, env: { GATEWAY_PAYOUT_KEY: sandbox.payoutKey } });
+    expect(tty.error).toBeUndefined();
+    const file = tty.file;
+    expect(file.length).toBeGreaterThan(70);
+    expect(tooWide(tty.stdout)).toEqual([]);
+    expect(tooWide(tty.stderr)).toEqual([]);
+    // The same words as without a terminal (nothing split, nothing lost; a wrapped comment's
+    // next line starts with its own #), the path on one line.
+    const words = (text: string): string[] => text.split(/\s+/).filter((w) => w !== '' && w !== '#');
+    const plain = await init({ yes: true, home, flags, env: { GATEWAY_PAYOUT_KEY: sandbox.payoutKey } });
+    expect(words(tty.stdout).map((w) => w.replace(/^Created$/, 'Updated'))).toEqual(words(plain.stdout));
+    expect(words(tty.stderr)).toEqual(words(plain.stderr));
+    expect(tty.stdout.split('\n').some((line) => line.includes(file))).toBe(true);
+    // The Next block: each command whole on its line, the comments in one column.
+    const next = tty.stderr.slice(tty.stderr.indexOf('Next:'));
+    for (const cmd of ['gw --profile shop doctor', 'gw --profile shop pay 25 USDT']) expect(next.split('\n').some((l) => l.startsWith(`  ${cmd} `))).toBe(true);
+    const columns = next
+      .split('\n')
+      .filter((l) => l.includes('#'))
+      .map((l) => l.indexOf('#'));
+    expect(columns.length).toBeGreaterThan(2);
+    expect(new Set(columns).size).toBe(1);
+  });
+
+  it('a sandbox set-up: the longer commands keep their comments aligned, and the questions fit', async () => {
+    const r = await init({ yes: true, sandbox: true, home: longHome(), width: 80 });
+    expect(r.error).toBeUndefined();
+    expect(tooWide(r.stdout + r.stderr)).toEqual([]);
+    const next = r.stderr.slice(r.stderr.indexOf('Next:'));
+    expect(next).toMatch(/^ {2}gw --profile sandbox doctor {2,}# /m);
+    expect(next.split('\n').some((l) => l.startsWith('  gw sandbox --port 8080 '))).toBe(true);
+    const columns = next
+      .split('\n')
+      .filter((l) => l.includes('#'))
+      .map((l) => l.indexOf('#'));
+    expect(new Set(columns).size).toBe(1);
+  });
+
+  it('the questions on a terminal: wrapped to its width less the question mark, words whole', async () => {
+    const home = longHome();
+    const dir = path.join(home, '.config', 'gateway');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(dir, 'config.yaml'), `profiles:\n  shop:\n    baseUrl: "${sandbox.url}"\n`, { mode: 0o600 });
+    const r = await init({
+      home,
+      width: 80,
+      answers: [
+        { ask: /^Which gateway\?/, answer: 'url' },
+        { ask: /^Gateway base URL/, answer: sandbox.url },
+        { ask: /^Merchant API key/, answer: sandbox.merchantKey },
+        { ask: /^Payout API key/, answer: '' },
+        { ask: /^Profile name/, answer: 'shop' },
+        { ask: /already has baseUrl\s+in\s+profile\s+shop:\s+replace\?/, kind: 'confirm', answer: true },
+        { ask: /^You have no defaults yet: make profile shop your default/, kind: 'confirm', answer: true },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.prompter?.done).toBe(true);
+    // "? " before the question, " (Y/n)" after it: all within 80 columns.
+    for (const q of r.prompter?.asked ?? []) for (const line of q.message.split('\n')) if (words(line).length > 1) expect(line.length).toBeLessThanOrEqual(72);
+    const replace = r.prompter?.asked.find((q) => q.message.includes('replace?'))?.message ?? '';
+    expect(replace.split('\n')[0]).toBe(path.join(dir, 'config.yaml'));
+    const defaults = r.prompter?.asked.find((q) => q.message.startsWith('You have no defaults'))?.message ?? '';
+    // The opening lines: the path whole on its line.
+    expect(r.stderr.split('\n')).toContain(`${path.join(dir, 'config.yaml')}.`);
+    expect(words(defaults).join(' ')).toBe(
+      'You have no defaults yet: make profile shop your default (its values also at the top level, used without --profile)?',
+    );
+    expect(tooWide(r.stdout + r.stderr)).toEqual([]);
   });
 });
