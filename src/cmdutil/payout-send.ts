@@ -22,8 +22,10 @@ import type { IOStreams } from '../output/iostreams.js';
 import { shellQuote } from '../output/sanitize.js';
 import { Untrusted } from '../output/untrusted.js';
 import { wrapLine } from '../output/wrap.js';
-import { type PayoutDraft, type PayoutPlan, preparePayout } from './payout-checks.js';
+import type { Clock } from '../util/clock.js';
+import { checkPayoutInput, type PayoutDraft, type PayoutInput, type PayoutPlan, preparePayout } from './payout-checks.js';
 import { lookFirst } from './payout-find.js';
+import { describeWithReference } from './payout-reference.js';
 
 // ---------------------------------------------------------------------------------------------
 // 2. What will be sent, and the confirmation
@@ -325,4 +327,80 @@ export async function executePayout(o: ExecuteOptions): Promise<void> {
     throw new GwError(ExitCode.FAILED, `the gateway ${created.status} ${o.noun} ${created.trackId} at once: nothing was sent`);
   }
   io.notice(`follow it: gw payout status ${created.trackId} --wait${o.sandbox ? ' --sandbox' : ''}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What gw payout and gw refund share around the flow
+
+/** The flags gw payout and gw refund both take. */
+export interface PayoutCommandFlags {
+  memo?: string;
+  description?: string;
+  callbackUrl?: string;
+  reference?: string;
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
+/** One invocation of gw payout or gw refund, as far as the shared flow needs it. */
+export interface PayoutInvocation {
+  io: IOStreams;
+  /** Made once per invocation: at most one payout request. */
+  sender: OneShotSender;
+  clock: Clock;
+  sandbox: boolean;
+  /** Lifts the command's deadline while the confirmation is asked. */
+  releaseDeadline?: () => void;
+  flags: PayoutCommandFlags;
+}
+
+/** The checked draft (checkPayoutInput) of what the command found to send, with the shared flags and the reference. */
+export function draftPayout(inv: PayoutInvocation, reference: string, what: Pick<PayoutInput, 'amount' | 'currency' | 'address' | 'network'>): PayoutDraft {
+  const { flags } = inv;
+  return checkPayoutInput({
+    ...what,
+    ...(flags.memo !== undefined && { memo: flags.memo }),
+    ...(flags.callbackUrl !== undefined && { callbackUrl: flags.callbackUrl }),
+    description: describeWithReference(reference, flags.description),
+    reference,
+    referenceGenerated: flags.reference === undefined,
+    sandbox: inv.sandbox,
+  });
+}
+
+export interface SendDraftOptions {
+  noun: 'payout' | 'refund';
+  /** The command's own words of the command that runs it again (`gw payout 12.5 USDT …`); the shared flags follow. */
+  retryHead: string[];
+  /** More fields for the JSON document (a refund's payment). */
+  extraJson?: Record<string, unknown>;
+}
+
+/** Sends the draft through the whole flow (executePayout); the user's --reference makes it look first. */
+export async function sendDraft(inv: PayoutInvocation, gateway: GatewayClient, draft: PayoutDraft, o: SendDraftOptions): Promise<void> {
+  const { flags } = inv;
+  const retry = [
+    ...o.retryHead,
+    // The same payout again: the same description and callback, so the look finds it and a send matches it.
+    ...(flags.description === undefined ? [] : ['--description', shellQuote(flags.description)]),
+    ...(flags.callbackUrl === undefined ? [] : ['--callback-url', shellQuote(flags.callbackUrl)]),
+    '--reference',
+    shellQuote(draft.reference),
+    ...(inv.sandbox ? ['--sandbox'] : []),
+  ].join(' ');
+  await executePayout({
+    io: inv.io,
+    gateway,
+    sender: inv.sender,
+    draft,
+    yes: flags.yes === true,
+    dryRun: flags.dryRun === true,
+    lookFirst: flags.reference !== undefined,
+    now: inv.clock.now(),
+    sandbox: inv.sandbox,
+    noun: o.noun,
+    retryCommand: retry,
+    ...(inv.releaseDeadline && { releaseDeadline: inv.releaseDeadline }),
+    ...(o.extraJson && { extraJson: o.extraJson }),
+  });
 }

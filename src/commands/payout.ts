@@ -11,9 +11,8 @@ import { Command } from 'commander';
 import { parseHttpUrl, parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
-import { describeWithReference, generatePayoutReference, mathRandom, parseReference } from '../cmdutil/payout-reference.js';
-import { checkPayoutInput } from '../cmdutil/payout-checks.js';
-import { executePayout, failedBeforeSending, OneShotSender, requireConfirmable } from '../cmdutil/payout-send.js';
+import { generatePayoutReference, mathRandom, parseReference } from '../cmdutil/payout-reference.js';
+import { draftPayout, failedBeforeSending, OneShotSender, requireConfirmable, sendDraft } from '../cmdutil/payout-send.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { payoutJson, printPayout } from '../cmdutil/payout-view.js';
 import { isFinalPayout, type PayoutState } from '../domain/payout-status.js';
@@ -153,20 +152,14 @@ export async function payoutRun(opts: PayoutOptions): Promise<void> {
 
 async function sendPayout(opts: PayoutOptions, reference: string): Promise<void> {
   const { flags } = opts;
-  const draft = checkPayoutInput({
+  const draft = draftPayout(opts, reference, {
     amount: opts.amount,
     currency: opts.currency,
     address: opts.address,
     ...(flags.network !== undefined && { network: flags.network }),
-    ...(flags.memo !== undefined && { memo: flags.memo }),
-    ...(flags.callbackUrl !== undefined && { callbackUrl: flags.callbackUrl }),
-    description: describeWithReference(reference, flags.description),
-    reference,
-    referenceGenerated: flags.reference === undefined,
-    sandbox: opts.sandbox,
   });
   requireConfirmable(opts.io, { yes: flags.yes === true, dryRun: flags.dryRun === true, noun: 'payout' });
-  const retry = [
+  const retryHead = [
     'gw payout',
     draft.amount.toString(),
     draft.currency,
@@ -174,27 +167,8 @@ async function sendPayout(opts: PayoutOptions, reference: string): Promise<void>
     '--network',
     shellQuote(draft.networkText),
     ...(draft.memo === undefined ? [] : ['--memo', shellQuote(draft.memo)]),
-    // The same payout again: the same description and callback, so the look finds it and a send matches it.
-    ...(flags.description === undefined ? [] : ['--description', shellQuote(flags.description)]),
-    ...(flags.callbackUrl === undefined ? [] : ['--callback-url', shellQuote(flags.callbackUrl)]),
-    '--reference',
-    shellQuote(reference),
-    ...(opts.sandbox ? ['--sandbox'] : []),
-  ].join(' ');
-  await executePayout({
-    io: opts.io,
-    gateway: await opts.gateway(),
-    sender: opts.sender,
-    draft,
-    yes: flags.yes === true,
-    dryRun: flags.dryRun === true,
-    lookFirst: flags.reference !== undefined,
-    now: opts.clock.now(),
-    sandbox: opts.sandbox,
-    noun: 'payout',
-    retryCommand: retry,
-    ...(opts.releaseDeadline && { releaseDeadline: opts.releaseDeadline }),
-  });
+  ];
+  await sendDraft(opts, await opts.gateway(), draft, { noun: 'payout', retryHead });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,9 +11,9 @@ import { Command } from 'commander';
 import { parseHttpUrl, parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
-import { describeWithReference, generateRefundReference, mathRandom, parseReference, referenceOf, refundPrefix } from '../cmdutil/payout-reference.js';
-import { checkPayoutInput, parsePayoutAmount } from '../cmdutil/payout-checks.js';
-import { executePayout, failedBeforeSending, OneShotSender, requireConfirmable } from '../cmdutil/payout-send.js';
+import { generateRefundReference, mathRandom, parseReference, referenceOf, refundPrefix } from '../cmdutil/payout-reference.js';
+import { parsePayoutAmount } from '../cmdutil/payout-checks.js';
+import { draftPayout, failedBeforeSending, OneShotSender, requireConfirmable, sendDraft } from '../cmdutil/payout-send.js';
 import { refundedByCoin, refundsOf, refundsSince } from '../cmdutil/refunds.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
@@ -239,19 +239,8 @@ async function sendRefund(opts: RefundOptions, reference: string): Promise<void>
   }
   if (group.network === '')
     throw new GwError(ExitCode.DATA, `the gateway does not say which network payment ${trackId} arrived on: gw cannot refund it safely; nothing was sent`);
-  const draft = checkPayoutInput({
-    amount: amount.toString(),
-    currency: group.coin,
-    address: flags.to,
-    network: group.network,
-    ...(flags.memo !== undefined && { memo: flags.memo }),
-    ...(flags.callbackUrl !== undefined && { callbackUrl: flags.callbackUrl }),
-    description: describeWithReference(reference, flags.description),
-    reference,
-    referenceGenerated: flags.reference === undefined,
-    sandbox: opts.sandbox,
-  });
-  const retry = [
+  const draft = draftPayout(opts, reference, { amount: amount.toString(), currency: group.coin, address: flags.to, network: group.network });
+  const retryHead = [
     'gw refund',
     shellQuote(trackId),
     '--to',
@@ -261,25 +250,10 @@ async function sendRefund(opts: RefundOptions, reference: string): Promise<void>
     '--coin',
     group.coin,
     ...(flags.memo === undefined ? [] : ['--memo', shellQuote(flags.memo)]),
-    ...(flags.description === undefined ? [] : ['--description', shellQuote(flags.description)]),
-    ...(flags.callbackUrl === undefined ? [] : ['--callback-url', shellQuote(flags.callbackUrl)]),
-    '--reference',
-    shellQuote(reference),
-    ...(opts.sandbox ? ['--sandbox'] : []),
-  ].join(' ');
-  await executePayout({
-    io,
-    gateway,
-    sender: opts.sender,
-    draft,
-    yes: flags.yes === true,
-    dryRun: flags.dryRun === true,
-    lookFirst: flags.reference !== undefined,
-    now: opts.clock.now(),
-    sandbox: opts.sandbox,
+  ];
+  await sendDraft(opts, gateway, draft, {
     noun: 'refund',
-    retryCommand: retry,
-    ...(opts.releaseDeadline && { releaseDeadline: opts.releaseDeadline }),
+    retryHead,
     extraJson: { payment: trackId, arrived: group.confirmed, refundedBefore: refunded },
   });
 }
