@@ -12,7 +12,7 @@ import { parseHttpUrl, parseSymbol, parseText, parseTrackId } from '../cmdutil/a
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { generatePayoutReference, mathRandom, parseReference } from '../cmdutil/payout-reference.js';
-import { draftPayout, failedBeforeSending, OneShotSender, requireConfirmable, sendDraft } from '../cmdutil/payout-send.js';
+import { draftPayout, failedBeforeSending, OneShotSender, type PayoutCommandFlags, requireConfirmable, sendDraft } from '../cmdutil/payout-send.js';
 import { parseDuration } from '../cmdutil/time-args.js';
 import { payoutJson, printPayout } from '../cmdutil/payout-view.js';
 import { isFinalPayout, type PayoutState } from '../domain/payout-status.js';
@@ -23,14 +23,8 @@ import type { IOStreams } from '../output/iostreams.js';
 import { shellQuote } from '../output/sanitize.js';
 import type { Clock } from '../util/clock.js';
 
-export interface PayoutFlags {
+export interface PayoutFlags extends PayoutCommandFlags {
   network?: string;
-  memo?: string;
-  description?: string;
-  callbackUrl?: string;
-  reference?: string;
-  yes?: boolean;
-  dryRun?: boolean;
 }
 
 export interface PayoutOptions {

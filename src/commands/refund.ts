@@ -13,7 +13,7 @@ import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { generateRefundReference, mathRandom, parseReference, referenceOf, refundPrefix } from '../cmdutil/payout-reference.js';
 import { parsePayoutAmount } from '../cmdutil/payout-checks.js';
-import { draftPayout, failedBeforeSending, OneShotSender, requireConfirmable, sendDraft } from '../cmdutil/payout-send.js';
+import { draftPayout, failedBeforeSending, OneShotSender, type PayoutCommandFlags, requireConfirmable, sendDraft } from '../cmdutil/payout-send.js';
 import { refundedByCoin, refundsOf, refundsSince } from '../cmdutil/refunds.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInfo } from '../gateway/gateway.js';
@@ -27,17 +27,11 @@ import { matchNetwork } from '../payment-uri/networks.js';
 import type { Clock } from '../util/clock.js';
 import { type ArrivedTx, subtract } from '../domain/arrival.js';
 
-export interface RefundFlags {
+export interface RefundFlags extends PayoutCommandFlags {
   to: string;
   amount?: string;
   coin?: string;
   network?: string;
-  memo?: string;
-  description?: string;
-  callbackUrl?: string;
-  reference?: string;
-  yes?: boolean;
-  dryRun?: boolean;
 }
 
 export interface RefundOptions {
