@@ -13,7 +13,7 @@ import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { generatePayoutReference, mathRandom, parseReference } from '../cmdutil/payout-reference.js';
 import { draftPayout, failedBeforeSending, OneShotSender, type PayoutCommandFlags, requireConfirmable, sendDraft } from '../cmdutil/payout-send.js';
-import { parseDuration } from '../cmdutil/time-args.js';
+import { type WaitChoice, type WaitContext, type WaitFlags, waitChoice, waitContext } from '../cmdutil/wait-flags.js';
 import { payoutJson, printPayout } from '../cmdutil/payout-view.js';
 import { isFinalPayout, type PayoutState } from '../domain/payout-status.js';
 import { ExitCode, GwError } from '../errors.js';
@@ -42,15 +42,9 @@ export interface PayoutOptions {
   releaseDeadline?: () => void;
 }
 
-export interface PayoutStatusOptions {
-  io: IOStreams;
-  gateway: () => Promise<GatewayClient>;
-  clock: Clock;
-  signal: AbortSignal;
-  releaseDeadline: () => void;
+export interface PayoutStatusOptions extends WaitContext, Omit<WaitChoice, 'waitTimeoutMs'> {
   trackId: string;
-  wait: boolean;
-  waitTimeoutMs?: number;
+  waitTimeoutMs?: number | undefined;
   /** Between two looks while waiting. */
   intervalMs?: number;
 }
@@ -65,18 +59,7 @@ export function newCmdPayout(f: Factory, runF: (opts: PayoutOptions) => Promise<
       .argument('<trackId>', "the payout's track id (gw payout and gw payouts show it)")
       .option('--wait', 'follow it until it ends (exit 0 confirmed, 12 canceled or rejected)')
       .option('--wait-timeout <duration>', 'stop waiting after this long, e.g. 10m (implies --wait; exit 124)')
-      .action((trackId: string, flags: { wait?: boolean; waitTimeout?: string }) =>
-        statusF({
-          io: f.io,
-          gateway: () => f.gateway(),
-          clock: f.clock,
-          signal: f.signal,
-          releaseDeadline: () => f.releaseDeadline(),
-          trackId: parseTrackId(trackId),
-          wait: flags.wait === true || flags.waitTimeout !== undefined,
-          ...(flags.waitTimeout !== undefined && { waitTimeoutMs: parseDuration(flags.waitTimeout, '--wait-timeout') }),
-        }),
-      ),
+      .action((trackId: string, flags: WaitFlags) => statusF({ ...waitContext(f), trackId: parseTrackId(trackId), ...waitChoice(flags) })),
     {
       examples: ['gw payout status 258298451', 'gw payout status 258298451 --wait'],
       json: '{"trackId": "258298451", "status": "confirmed", "gatewayStatus": "confirmed", "amount": "12.5", "currency": "USDT", "fee": "1", "txHash": "…", …}',

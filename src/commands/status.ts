@@ -7,13 +7,12 @@
 // when the wait gave up and 130 on Ctrl-C (src/cmdutil/wait.ts).
 import { Command } from 'commander';
 import { parseTrackId } from '../cmdutil/args.js';
-import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
 import { refundsOf, refundsSince } from '../cmdutil/refunds.js';
 import { payoutJson } from '../cmdutil/payout-view.js';
-import { parseDuration } from '../cmdutil/time-args.js';
+import { type WaitChoice, type WaitContext, type WaitFlags, waitChoice, waitContext } from '../cmdutil/wait-flags.js';
 import type { Payout } from '../operations/payout-info.js';
 import { renderTable } from '../output/table.js';
 import { endingFailure, stateFailure } from '../cmdutil/wait.js';
@@ -22,25 +21,13 @@ import type { IOStreams } from '../output/iostreams.js';
 import { withSpinner } from '../output/spinner.js';
 import { statusText } from '../views/status-view.js';
 
-export interface StatusOptions {
-  io: IOStreams;
-  gateway: () => Promise<GatewayClient>;
-  clock: Clock;
-  /** Ends a wait (Ctrl-C). */
-  signal: AbortSignal;
-  /** Lifts the whole-command deadline for the wait (each request keeps its own). */
-  releaseDeadline: () => void;
+export interface StatusOptions extends WaitContext, WaitChoice {
   trackId: string;
-  wait: boolean;
-  /** --wait-timeout in ms. */
-  waitTimeoutMs: number | undefined;
   /** --refunds: list the refunds made against it (src/cmdutil/refunds.ts). */
   refunds?: boolean;
 }
 
-interface StatusFlags {
-  wait?: boolean;
-  waitTimeout?: string;
+interface StatusFlags extends WaitFlags {
   refunds?: boolean;
 }
 
@@ -58,14 +45,9 @@ export function newCmdStatus(f: Factory, runF: (opts: StatusOptions) => Promise<
     .option('--refunds', 'also list the refunds made against it with gw refund (payout history, payout key)')
     .action((trackId: string, flags: StatusFlags) =>
       runF({
-        io: f.io,
-        gateway: () => f.gateway(),
-        clock: f.clock,
-        signal: f.signal,
-        releaseDeadline: () => f.releaseDeadline(),
+        ...waitContext(f),
         trackId: parseTrackId(trackId),
-        wait: flags.wait === true || flags.waitTimeout !== undefined,
-        waitTimeoutMs: flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout'),
+        ...waitChoice(flags),
         ...(flags.refunds === true && { refunds: true }),
       }),
     );
