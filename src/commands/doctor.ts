@@ -16,6 +16,7 @@ import type { ProxyConfig } from '../gateway/proxy.js';
 import type { TlsInfo, TransportObserver } from '../gateway/transport-observer.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { startSpinner } from '../output/spinner.js';
+import { messageUnits, wrapLine } from '../output/wrap.js';
 
 export interface DoctorOptions {
   io: IOStreams;
@@ -109,6 +110,26 @@ function skewText(ms: number): string {
   return `${s >= 0 ? '+' : '−'}${Math.abs(s)} s`;
 }
 
+/** A space inside a path or a command named in a detail: the wrapping breaks lines at spaces only. */
+const KEPT_SPACE = '\u00a0';
+
+/**
+ * A check's text in the lines of its column (`column` cells in) when stdout is a terminal: broken at
+ * word boundaries, one of `paths` or a command never broken; one line otherwise. A hint's command
+ * (the one to run) is on a line of its own; a detail's commands, named in passing, stay in the text.
+ */
+function fitRow(io: IOStreams, text: string, column: number, paths: readonly string[], kind: 'detail' | 'hint'): string[] {
+  if (!io.stdoutIsTTY) return [text];
+  let kept = text;
+  for (const p of paths) if (p.includes(' ')) kept = kept.replaceAll(p, p.replaceAll(' ', KEPT_SPACE));
+  if (kind === 'detail')
+    kept = messageUnits(kept, io.commandWords)
+      .map((unit) => (unit.command ? unit.text.replaceAll(' ', KEPT_SPACE) : unit.text))
+      .join(' ');
+  const width = Math.max(30, io.width() - 1 - column);
+  return wrapLine(kept, width, '', kind === 'detail' ? [] : io.commandWords).map((line) => line.replaceAll(KEPT_SPACE, ' '));
+}
+
 type Outcome<T> = { value: T } | { error: GwError };
 
 /**
@@ -148,13 +169,22 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
   const { io } = opts;
   const checks: Check[] = [];
   const width = Math.max(...Object.values(LABELS).map((l) => l.length));
+  // The config files' paths, kept whole when a line is wrapped.
+  let paths: string[] = [];
   const emit = (check: Check): void => {
     checks.push(check);
     if (io.json) return;
     const { chalk } = io;
     const mark = check.status === 'ok' ? chalk.green('✓') : check.status === 'fail' ? chalk.red('✗') : chalk.dim('–');
-    io.out(`${mark} ${LABELS[check.name].padEnd(width)}  ${check.detail}\n`);
-    if (check.hint !== undefined && check.status === 'fail') io.out(`  ${' '.repeat(width)}  ${chalk.dim(`hint: ${check.hint}`)}\n`);
+    const column = ' '.repeat(2 + width + 2);
+    const [first = '', ...more] = fitRow(io, check.detail, column.length, paths, 'detail');
+    io.out(`${mark} ${LABELS[check.name].padEnd(width)}  ${first}\n${more.map((line) => `${column}${line}\n`).join('')}`);
+    if (check.hint !== undefined && check.status === 'fail')
+      io.out(
+        fitRow(io, `hint: ${check.hint}`, column.length, paths, 'hint')
+          .map((line) => `${column}${chalk.dim(line)}\n`)
+          .join(''),
+      );
   };
   const fail = (name: CheckName, error: GwError, prefix = ''): void =>
     emit({ name, status: 'fail', detail: `${prefix}${error.message}`, ...(error.hint !== undefined && { hint: error.hint }), exitCode: error.exitCode });
@@ -174,6 +204,7 @@ export async function doctorRun(opts: DoctorOptions): Promise<void> {
       return skipRest('proxy', 'the configuration has a problem');
     }
     const c = config.value;
+    paths = c.files.map((f) => f.file).sort((a, b) => b.length - a.length);
     const baseUrl = c.baseUrl;
     if (baseUrl === undefined) {
       emit({

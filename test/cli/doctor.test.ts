@@ -121,6 +121,42 @@ describe('gw doctor', () => {
     expect(r.stderr).toBe('gw: 1 of 8 checks failed: payout key\n');
   });
 
+  it('on an 80-column terminal: rows wrap at word boundaries under their column, file paths whole (spaces in them too)', async () => {
+    const home = path.join(emptyDir('gw-doctor-home-'), 'My Shop Documents', 'a-rather-long-folder-name-for-the-shop');
+    const file = writeFile(
+      home,
+      '.config/gateway/config.yaml',
+      `baseUrl: ${sandbox.url}\nmerchantKey: ${sandbox.merchantKey}\nprofiles:\n  shop:\n    payoutKey: wrong-payout-key-5678\n`,
+    );
+    expect(file.length).toBeGreaterThan(80 - 23);
+    const options = { home, color: false, env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') } };
+    const tty = await runGw(['doctor', '--profile', 'shop'], { ...options, width: 80, stdoutTTY: true });
+    const plain = await runGw(['doctor', '--profile', 'shop'], options);
+    expect(tty.exitCode).toBe(77);
+    const lines = tty.stdout.trimEnd().split('\n');
+    // Over 80 columns only a line that is the path alone (with its punctuation).
+    expect(lines.filter((line) => line.length > 80 && line.replace(file, 'FILE').trim().split(/\s+/).length > 1)).toEqual([]);
+    // A row and its hint: the label's line and the lines under its column; the same words as one line.
+    const row = (stdout: string, label: string): string => {
+      const all = stdout.trimEnd().split('\n');
+      const at = all.findIndex((line) => line.slice(2).startsWith(label));
+      const end = all.findIndex((line, i) => i > at && !line.startsWith(' '));
+      return all.slice(at, end < 0 ? undefined : end).join('\n');
+    };
+    for (const label of ['configuration', 'payout key']) {
+      const wrapped = row(tty.stdout, label);
+      expect(wrapped.split('\n').length).toBeGreaterThan(1);
+      expect(wrapped.replace(/\s+/g, ' ')).toBe(row(plain.stdout, label).replace(/\s+/g, ' '));
+      // Continuation lines start under the detail column.
+      const column = lines[0]?.indexOf('base URL from') ?? -1;
+      expect(column).toBeGreaterThan(0);
+      for (const line of wrapped.split('\n').slice(1)) expect(line.search(/\S/)).toBe(column);
+    }
+    // Every mention of the file whole, as many as on one line each.
+    expect(tty.stdout.split(file).length).toBe(plain.stdout.split(file).length);
+    expect(tty.stdout.split(file).length).toBeGreaterThan(4);
+  });
+
   it('an unreachable host: ✗ gateway with the reason, the checks after it not run, exit 69', async () => {
     const port = await refusedPort();
     const { r, doc } = await doctorJson({ ...env, GATEWAY_BASE_URL: `http://127.0.0.1:${port}` });
