@@ -121,3 +121,8 @@ export function parsePort(text: string | undefined, flag = '--port'): number {
   if (!/^\d{1,5}$/.test(text.trim()) || port > 65535) throw new UsageError(`${flag} must be a port number 0–65535 (got "${text.slice(0, 20)}")`);
   return port;
 }
+
+/** --qr (true), --no-qr (false) or neither (decide from the terminal). */
+export function qrChoice(flag: boolean | undefined): 'auto' | 'always' | 'never' {
+  return flag === true ? 'always' : flag === false ? 'never' : 'auto';
+}

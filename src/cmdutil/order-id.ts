@@ -22,6 +22,14 @@ export function generateOrderId(now: number, random: (size: number) => Uint8Arra
   return `gw-${date}-${time}-${suffix}`;
 }
 
+/**
+ * A new order id for `now` (ms). The suffix only has to differ from other orders of the same
+ * second; it is no secret, so Math.random serves (node:crypto would cost every gw pay 2 ms to load).
+ */
+export function randomOrderId(now: number): string {
+  return generateOrderId(now, (size) => Uint8Array.from({ length: size }, () => Math.floor(Math.random() * 256)));
+}
+
 /** Whether `orderId` has the generated form. */
 export function isGeneratedOrderId(orderId: string): boolean {
   return /^gw-\d{8}-\d{6}-[0-9a-hjkmnp-tv-z]{4}$/.test(orderId);

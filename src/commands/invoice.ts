@@ -12,14 +12,14 @@
 // same states, exit codes and reading of what arrived (src/domain/arrival.ts).
 import { Command } from 'commander';
 import { ambiguousCreation } from '../cmdutil/ambiguous-creation.js';
-import { parseHttpUrl, parseOrderId, parseSymbol, parseText } from '../cmdutil/args.js';
+import { parseHttpUrl, parseOrderId, parseSymbol, parseText, qrChoice } from '../cmdutil/args.js';
 import { deliverOutput } from '../cmdutil/deliver-output.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
-import { generateOrderId } from '../cmdutil/order-id.js';
+import { randomOrderId } from '../cmdutil/order-id.js';
+import { type WaitChoice, type WaitContext, type WaitFlags, waitChoice, waitContext } from '../cmdutil/wait-flags.js';
 import { parseAmountArg, parseTermFlags } from '../cmdutil/payment-request.js';
-import { parseDuration } from '../cmdutil/time-args.js';
 import { endingFailure, resumeCommand } from '../cmdutil/wait.js';
 import { coinKey, type Expected } from '../domain/arrival.js';
 import { isFiat, LIFETIME, UNDERPAID_COVER } from '../domain/payment-rules.js';
@@ -31,11 +31,10 @@ import { DEFAULT_SETTLE_SECONDS } from '../sandbox/options.js';
 import type { IOStreams } from '../output/iostreams.js';
 import { parseTimestamp } from '../output/time.js';
 import { wrapText } from '../output/wrap.js';
-import type { Clock } from '../util/clock.js';
 import { invoiceJson, printInvoice } from '../views/invoice-view.js';
 import { statusText } from '../views/status-view.js';
 
-export interface InvoiceFlags {
+export interface InvoiceFlags extends WaitFlags {
   lifeTime?: string;
   feePaidByPayer?: string;
   underPaidCover?: string;
@@ -51,25 +50,12 @@ export interface InvoiceFlags {
   testInvoice?: boolean;
   /** true: --qr, false: --no-qr, undefined: decide from the terminal. */
   qr?: boolean;
-  wait?: boolean;
-  waitTimeout?: string;
 }
 
-export interface InvoiceOptions {
-  io: IOStreams;
-  gateway: () => Promise<GatewayClient>;
-  clock: Clock;
+export interface InvoiceOptions extends WaitContext, WaitChoice {
   request: InvoiceRequest;
   qr: 'auto' | 'always' | 'never';
   orderIdGenerated: boolean;
-  /** Follow the payment until it ends. */
-  wait: boolean;
-  /** --wait-timeout in ms. */
-  waitTimeoutMs: number | undefined;
-  /** Ends a wait (Ctrl-C). */
-  signal: AbortSignal;
-  /** Lifts the whole-command deadline for the wait. */
-  releaseDeadline: () => void;
 }
 
 export function newCmdInvoice(f: Factory, runF: (opts: InvoiceOptions) => Promise<void> = invoiceRun): Command {
@@ -96,19 +82,8 @@ export function newCmdInvoice(f: Factory, runF: (opts: InvoiceOptions) => Promis
     .action((amount: string, currency: string, flags: InvoiceFlags) => {
       const request = buildInvoiceRequest(amount, currency, flags);
       const generated = request.orderId === undefined;
-      if (generated) request.orderId = generateOrderId(f.clock.now(), (size) => Uint8Array.from({ length: size }, () => Math.floor(Math.random() * 256)));
-      return runF({
-        io: f.io,
-        gateway: () => f.gateway(),
-        clock: f.clock,
-        request,
-        qr: flags.qr === true ? 'always' : flags.qr === false ? 'never' : 'auto',
-        orderIdGenerated: generated,
-        wait: flags.wait === true || flags.waitTimeout !== undefined,
-        waitTimeoutMs: flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout'),
-        signal: f.signal,
-        releaseDeadline: () => f.releaseDeadline(),
-      });
+      if (generated) request.orderId = randomOrderId(f.clock.now());
+      return runF({ ...waitContext(f), request, qr: qrChoice(flags.qr), orderIdGenerated: generated, ...waitChoice(flags) });
     });
   return withHelp(command, {
     examples: [

@@ -16,8 +16,9 @@ import { Command } from 'commander';
 import type { Factory } from '../cmdutil/factory.js';
 import { followPayment } from '../cmdutil/follow.js';
 import { withHelp } from '../cmdutil/help.js';
-import { generateOrderId } from '../cmdutil/order-id.js';
-import { parseDuration } from '../cmdutil/time-args.js';
+import { randomOrderId } from '../cmdutil/order-id.js';
+import { type WaitFlags, waitChoice, waitContext } from '../cmdutil/wait-flags.js';
+import { qrChoice } from '../cmdutil/args.js';
 import { type Existing, findExisting, paymentFromInfo } from '../cmdutil/existing-payment.js';
 import { expectedOfPayment, paymentUriOf, unpayableReason } from '../cmdutil/created-payment.js';
 import { deliverOutput } from '../cmdutil/deliver-output.js';
@@ -38,13 +39,11 @@ import { type PayView, printPayment, showAlreadyPaid, showEnding } from '../view
 // Moved to src/cmdutil/payment-request.ts (gw counter sends the same requests); still exported here.
 export { ambiguousFailure, buildPaymentRequest };
 
-export interface PayFlags extends ReceiptFlags, PaymentRequestFlags {
+export interface PayFlags extends ReceiptFlags, PaymentRequestFlags, WaitFlags {
   /** true: --qr, false: --no-qr, undefined: decide from the terminal. */
   qr?: boolean;
   qrOut?: string;
   reuseIfExists?: boolean;
-  wait?: boolean;
-  waitTimeout?: string;
   /** false with --no-clear. */
   clear?: boolean;
 }
@@ -99,25 +98,18 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
           'e.g. gw pay 25 USDT --order-id 1042 --reuse-if-exists',
         );
       }
-      // The suffix only has to differ from other orders of the same second; it is no secret, so
-      // Math.random serves (node:crypto would cost every gw pay 2 ms to load).
-      if (generated) request.orderId = generateOrderId(f.clock.now(), (size) => Uint8Array.from({ length: size }, () => Math.floor(Math.random() * 256)));
+      if (generated) request.orderId = randomOrderId(f.clock.now());
       return runF({
-        io: f.io,
-        gateway: () => f.gateway(),
-        clock: f.clock,
+        ...waitContext(f),
         request,
-        qr: flags.qr === true ? 'always' : flags.qr === false ? 'never' : 'auto',
+        qr: qrChoice(flags.qr),
         qrOut: parseQrOut(flags.qrOut),
         orderIdGenerated: generated,
         reuseIfExists: flags.reuseIfExists === true,
         // --wait-timeout implies --wait, as for gw status.
-        wait: flags.wait === true || flags.waitTimeout !== undefined,
-        waitTimeoutMs: flags.waitTimeout === undefined ? undefined : parseDuration(flags.waitTimeout, '--wait-timeout'),
+        ...waitChoice(flags),
         clear: flags.clear !== false,
         redraw: f.globals.verbose !== true,
-        signal: f.signal,
-        releaseDeadline: () => f.releaseDeadline(),
         receipt: receiptRequestOf(flags, flags.wait === true || flags.waitTimeout !== undefined, flags.qrOut, () => f.config()),
       });
     });
