@@ -6,7 +6,7 @@
 // the scheme carries one, and no QR where it cannot (as gw pay). An address that fails the check
 // is never shown as payable: one line, exit 76. Payments to an address: gw payments --address.
 import { Command } from 'commander';
-import { parseHttpUrl, parseOrderId, parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
+import { parseHttpUrl, parseOrderId, parseSymbol, parseText, parseTrackId, qrChoice } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
@@ -156,7 +156,7 @@ export function newCmdAddress(
         gateway: () => f.gateway(),
         request,
         ...(currency !== undefined && { currency: parseSymbol(currency, '[currency]') }),
-        qr: flags.qr === true ? 'always' : flags.qr === false ? 'never' : 'auto',
+        qr: qrChoice(flags.qr),
       });
     });
   withHelp(create, {
