@@ -12,6 +12,7 @@
 // read as it exits: scripts/bench-patches.mjs compares two builds' CPU pair by pair).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -221,3 +222,98 @@ export function quietness(before, after) {
   const quiet = worst < before.cores / 4;
   return `load average ${fmt(before)} before, ${fmt(after)} after (${before.cores} cores): ${quiet ? 'quiet' : 'NOT a quiet machine, ratios less certain'}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// What the listing benchmarks share (scripts/bench-csv.mjs, bench-listing.mjs, bench-report.mjs):
+// the built gw, the sizes asked for, a canned legacy history gateway in this process, and one run
+// of gw under GNU time.
+
+/** The gw the listing benchmarks run: bin/gw.cjs, or BENCH_GW. */
+export const benchGw = path.resolve(process.env.BENCH_GW ?? path.join(root, 'bin', 'gw.cjs'));
+
+/** BENCH_ROWS (comma-separated, `rows` when unset, whole numbers up to `max`) and BENCH_REPEATS (`repeats` when unset). */
+export function benchSizes({ rows, repeats, max, tooLarge = `whole numbers up to ${max}` }) {
+  const ROWS = (process.env.BENCH_ROWS ?? rows).split(',').map(Number);
+  const REPEATS = Number(process.env.BENCH_REPEATS ?? repeats);
+  if (ROWS.some((n) => !Number.isInteger(n) || n < 0 || n > max)) throw new Error(`BENCH_ROWS: ${tooLarge}`);
+  if (!gnuTime) throw new Error('needs GNU time (/usr/bin/time)');
+  return { ROWS, REPEATS };
+}
+
+/** The published legacy history answer (test/fixtures/gateway/legacy/payment-history.json) and its first entry. */
+export function historyFixture() {
+  const fixture = JSON.parse(readFileSync(path.join(root, 'test', 'fixtures', 'gateway', 'legacy', 'payment-history.json'), 'utf8')).answer;
+  return { fixture, entry: fixture.data[0] };
+}
+
+/** Payment i of the history: the published entry under its own track id and order id, a second apart. */
+const nthPayment = (entry) => (i) => ({ ...entry, trackId: String(100_000_000 + i), orderId: `ORD-${i}`, date: entry.date + i, amount: `${(i % 997) + 1}.25` });
+
+/**
+ * A local gateway (127.0.0.1) serving the legacy history (POST /merchants/list) of `total`
+ * payments, paged as asked (at most 200 a page), payment i being `paymentAt(i)` (by default the
+ * published entry under its own track id, a second apart); `other(req, res, send)` may answer any
+ * other request first (true when it did), the rest is a 404. `served` counts the history pages;
+ * `total` may change between runs.
+ */
+export async function startHistoryGateway({ paymentAt, other = () => false } = {}) {
+  const { fixture, entry } = historyFixture();
+  const payment = paymentAt ?? nthPayment(entry);
+  const state = { url: '', total: 0, served: 0, close: () => server.close() };
+  const send = (res, status, doc) => {
+    const text = JSON.stringify(doc);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      if (other(req, res, send)) return;
+      if (req.method !== 'POST' || req.url !== '/merchants/list') {
+        send(res, 404, { result: 404, message: 'not served' });
+        return;
+      }
+      state.served++;
+      const asked = JSON.parse(body || '{}');
+      const size = Math.min(200, Math.max(1, Number(asked.size) || 20));
+      const page = Math.max(1, Number(asked.page) || 1);
+      const { total } = state;
+      const lastPage = Math.max(1, Math.ceil(total / size));
+      const data = [];
+      for (let i = (page - 1) * size; i < Math.min(total, page * size); i++) data.push(payment(i));
+      send(res, 200, { result: 100, message: fixture.message, data, meta: { page, last_page: lastPage, total, size } });
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${server.address().port}`;
+  return state;
+}
+
+/**
+ * One run of `gw args` (benchGw) under GNU time: its wall time in ms, peak RSS in KB and stdout
+ * (a Buffer; undefined with `onStdout`, which sees each chunk instead and keeps none). A non-zero
+ * exit rejects with its stderr.
+ */
+export function timedGw(args, { cwd, env, onStdout }) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(gnuTime ?? '/usr/bin/time', ['-f', 'GW_BENCH_RSS %M', node, benchGw, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    let err = '';
+    child.stdout.on('data', onStdout ?? ((chunk) => out.push(chunk)));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) return reject(new Error(`gw ${args.join(' ')} exited ${code}: ${err}`));
+      resolve({ ms, rss: Number(/GW_BENCH_RSS (\d+)/.exec(err)?.[1]), stdout: onStdout ? undefined : Buffer.concat(out) });
+    });
+  });
+}
+
+/** The median of one measure (`ms`, `rss`) over runs. */
+export const medianOf = (runs, key) =>
+  quantile(
+    runs.map((r) => r[key]),
+    0.5,
+  );
