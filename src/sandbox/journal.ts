@@ -30,7 +30,20 @@
 //   an entry, raises JournalError (exit 78, one line naming the file and what to do). A last line
 //   without its line end (a write under way, or one cut short by a crash) is left out.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 
@@ -94,6 +107,31 @@ export class JournalError extends ConfigError {
   constructor(file: string, problem: string) {
     super(`the sandbox journal ${file} cannot be used: ${problem}`, 'move it away (gw starts a new one) or delete it; it only records sandbox payments');
     this.name = 'JournalError';
+  }
+}
+
+/**
+ * The text of one of the sandbox's files beside the journal, opened without following a link;
+ * undefined when there is none. A JournalError (exit 78) when it cannot be used: a link, not a
+ * regular file, more than `maxBytes`, or not readable.
+ */
+export function readSandboxFile(file: string, maxBytes: number): string | undefined {
+  try {
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) throw new JournalError(file, 'it is not a regular file');
+      if (stat.size > maxBytes) throw new JournalError(file, `it is more than the ${maxBytes / 1024 / 1024} MiB gw ever writes`);
+      return readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    // None yet is none; one that cannot be read is said, never taken for none.
+    if (error instanceof JournalError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new JournalError(file, code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})`);
   }
 }
 

@@ -13,7 +13,7 @@
 // PAYOUT key (docs/gateway.md §13), the v1 fields track_id, type, status, tx_hash, address,
 // amount, value, currency, network, description, date.
 import { randomInt } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -31,6 +31,7 @@ import { fail, ok, type Answer } from './envelopes.js';
 import { usdPrice } from './prices.js';
 import { isHttpUrl, isPositive, readId, readInteger, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
 import { offerings } from './store.js';
+import { readSandboxFile } from './journal.js';
 
 /** A description ending in this makes the payout end `rejected`. */
 export const REJECT_SUFFIX = '-reject';
@@ -195,19 +196,14 @@ export class SandboxPayouts {
   #readFile(): SandboxPayout[] {
     const file = this.#file;
     if (file === undefined) return [];
-    let text: string;
+    let text: string | undefined;
     try {
-      const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-      try {
-        const stat = fstatSync(fd);
-        if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return [];
-        text = readFileSync(fd, 'utf8');
-      } finally {
-        closeSync(fd);
-      }
+      text = readSandboxFile(file, MAX_FILE_BYTES);
     } catch {
+      // A payouts file that cannot be used holds none (the journal's own rules: ./journal.ts).
       return [];
     }
+    if (text === undefined) return [];
     const out: SandboxPayout[] = [];
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;

@@ -10,7 +10,7 @@
 // line of an address wins), so a later run lists and revokes them too. Like the payment journal,
 // the file holds no e-mails, descriptions or callback URLs.
 
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { LIFETIME } from '../domain/payment-rules.js';
 import type { StaticAddressRecord } from '../operations/static-address.js';
@@ -21,7 +21,7 @@ import { deriveSandboxAddress } from './addresses.js';
 import type { DepositKind } from './deposit-kinds.js';
 import { fail, ok, type Answer } from './envelopes.js';
 import { isHttpUrl, isPositive, readId, readInteger, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
-import { JournalError } from './journal.js';
+import { readSandboxFile } from './journal.js';
 import { DEFAULT_SETTLE_SECONDS, expiresAt, type Outcome } from './lifecycle.js';
 import type { PaymentLifecycles } from './live.js';
 import { isKnownCurrency } from './prices.js';
@@ -108,24 +108,8 @@ export class StaticAddressBook {
   private readFile(): SandboxStaticAddress[] {
     const file = this.file;
     if (file === undefined) return [];
-    let text: string;
-    try {
-      const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-      try {
-        const stat = fstatSync(fd);
-        if (!stat.isFile()) throw new JournalError(file, 'it is not a regular file');
-        if (stat.size > MAX_FILE_BYTES) throw new JournalError(file, `it is more than the ${MAX_FILE_BYTES / 1024 / 1024} MiB gw ever writes`);
-        text = readFileSync(fd, 'utf8');
-      } finally {
-        closeSync(fd);
-      }
-    } catch (error) {
-      // None yet is no address; one that cannot be read is said, never taken for none.
-      if (error instanceof JournalError) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return [];
-      throw new JournalError(file, code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code ?? 'error'})`);
-    }
+    const text = readSandboxFile(file, MAX_FILE_BYTES);
+    if (text === undefined) return [];
     const byAddress = new Map<string, SandboxStaticAddress>();
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
