@@ -149,7 +149,7 @@ export function newCmdPayments(f: Factory, runF: (opts: PaymentsOptions) => Prom
       const csv = format === 'csv';
       if (csv && flags.page !== undefined) throw new UsageError('--format csv exports every page: leave out --page');
       // --in values the CSV's rows; a range's totals in a fiat are gw report --in's.
-      if (flags.in !== undefined && !csv) throw new UsageError('--in applies to --format csv (for totals in a fiat: gw report --in)');
+      if (flags.in !== undefined && !csv) throw new UsageError('--in applies to --format csv (for totals in a fiat: gw report --in <fiat>)');
       const csvIn = flags.in === undefined ? undefined : parseInFiat(flags.in);
       if (format === 'json') f.io.setJson(true);
       const { filter, all, totals } = buildPaymentFilter(csv ? { ...flags, all: true } : flags, f.clock.now());

@@ -62,7 +62,7 @@ describe('gw payments --format', () => {
 
 describe('gw payments --format csv --in <FIAT>', () => {
   it.each([
-    [['--in', 'USD'], 64, /--in applies to --format csv \(for totals in a fiat: gw report --in\)/],
+    [['--in', 'USD'], 64, /--in applies to --format csv \(for totals in a fiat: gw report --in <fiat>\)/],
     [['--in', 'USD', '--json'], 64, /--in applies to --format csv/],
     [['--in', 'XYZ', '--format', 'csv'], 64, /--in takes a fiat currency such as USD or EUR \(got "XYZ"\)/],
   ])('%j: exit %i, nothing read', async (flags, code, message) => {
