@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import { parseSymbol, parseText } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
-import { generateOrderId } from '../cmdutil/order-id.js';
+import { randomOrderId } from '../cmdutil/order-id.js';
 import { buildPaymentRequest } from '../cmdutil/payment-request.js';
 import type { PreparedReceipt, ReceiptRequest } from '../cmdutil/receipts.js';
 import { summarize, type TillDefaults } from '../cmdutil/till.js';
@@ -81,7 +81,7 @@ export function newCmdCounter(f: Factory, runF: (opts: CounterOptions) => Promis
         signal: f.signal,
         releaseDeadline: () => f.releaseDeadline(),
         // No secret: only different from other orders of the same second (as gw pay's).
-        newOrderId: () => generateOrderId(f.clock.now(), (size) => Uint8Array.from({ length: size }, () => Math.floor(Math.random() * 256))),
+        newOrderId: () => randomOrderId(f.clock.now()),
       });
     });
   return withHelp(command, {
