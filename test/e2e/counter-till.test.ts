@@ -51,17 +51,17 @@ describe.runIf(hasTmux)('gw counter in a real terminal (tmux, 80×24)', () => {
       tmux('send-keys', '-t', 'till', 'Enter');
 
       // Second customer: 7.5, shown, then Esc: back to the prompt, the payment left open.
-      text = await until((t) => t.includes('Last sale:') && t.includes('paid.'), 10);
+      text = await until((t) => t.includes('Last sale:') && t.includes('paid.'), 20);
       tmux('send-keys', '-t', 'till', '7', '.', '5', 'Enter');
       text = await until((t) => t.includes('Pay exactly 7.5 USDT'), 20);
       const trackId = /Track ID +(\d{9})/.exec(text)?.[1];
       expect(trackId).toBeDefined();
       tmux('send-keys', '-t', 'till', 'Escape');
-      text = await until((t) => t.includes('Today: 2 sales, 1 still open'), 10);
+      text = await until((t) => t.includes('Today: 2 sales, 1 still open'), 20);
 
       // q: the day ends; the normal screen comes back with the summary.
       tmux('send-keys', '-t', 'till', 'q');
-      text = await until((t) => /EXIT=\d+/.test(t), 10);
+      text = await until((t) => /EXIT=\d+/.test(t), 30);
       expect(text).toContain('EXIT=0');
       expect(text).toContain('SHELL-SCREEN-MARKER');
       expect(text).toContain('gw counter: the day ends');
