@@ -19,7 +19,8 @@ describe('Ctrl-C during gw pay --wait', () => {
       child.kill('SIGINT');
       const result = await child;
       expect(result.exitCode).toBe(130);
-      expect(Date.now() - sentAt).toBeLessThan(3000);
+      // At once: not after the 120 s deadline (a bound roomy enough for a loaded machine).
+      expect(Date.now() - sentAt).toBeLessThan(15_000);
       const stderr = String(result.stderr);
       expect(stderr).toContain(`gw: interrupted: payment ${trackId} is still open (`);
       expect(stderr).toContain(`hint: follow it again: gw status ${trackId} --wait --sandbox`);
@@ -53,7 +54,7 @@ async function inTmux(width: number, height: number, args: string[]): Promise<{ 
   try {
     tmux('new-session', '-d', '-x', String(width), '-y', String(height), command);
     let text = '';
-    for (let i = 0; i < 100 && !/EXIT=\d+/.test(text); i++) {
+    for (let i = 0; i < 300 && !/EXIT=\d+/.test(text); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       text = tmux('capture-pane', '-p');
     }
