@@ -20,6 +20,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommonCommands } from './cache-runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -110,40 +111,8 @@ async function writeCodeCaches(binary, out) {
   };
   const run = (args, env = base) =>
     spawnSync(binary, args, { cwd: home, env: { ...env, GW_SEA_CACHE_OUT: out }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000 });
-  run(['config', '--json']);
-  run(['pay', '25', 'USDT', '--json', '--sandbox', '--order-id', 'build-cache']);
-  const sandbox = spawn(binary, ['sandbox', '--json'], { cwd: home, env: base, stdio: ['ignore', 'pipe', 'ignore'] });
-  try {
-    const url = await new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), 20_000);
-      let text = '';
-      sandbox.stdout.on('data', (chunk) => {
-        text += chunk;
-        if (!text.includes('\n')) return;
-        clearTimeout(timer);
-        try {
-          resolve(JSON.parse(text.slice(0, text.indexOf('\n'))).url);
-        } catch {
-          resolve(undefined);
-        }
-      });
-      sandbox.on('exit', () => resolve(undefined));
-    });
-    if (typeof url !== 'string') return;
-    const env = { ...base, GATEWAY_BASE_URL: url, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key', GATEWAY_PAYOUT_KEY: 'sandbox-payout-key' };
-    const paid = run(['pay', '25', 'USDT', '--json', '--order-id', 'build-cache'], env);
-    const trackId = /"trackId": "([a-z0-9]+)"/.exec(paid.stdout ?? '')?.[1] ?? 'sbx0';
-    for (const args of [
-      ['status', trackId, '--json'],
-      ['payments', '--json'],
-      ['rate', 'BTC', 'USDT', '--json'],
-      ['currencies', '--json'],
-      ['balance', '--json'],
-    ])
-      run(args, env);
-  } finally {
-    sandbox.kill();
-  }
+  const startSandbox = () => spawn(binary, ['sandbox', '--json'], { cwd: home, env: base, stdio: ['ignore', 'pipe', 'ignore'] });
+  await runCommonCommands({ base, run, startSandbox, timeoutMs: 20_000 });
 }
 
 /** The executable's main script: CommonJS, built-in modules only. */

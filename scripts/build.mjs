@@ -38,6 +38,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommonCommands } from './cache-runs.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const require = createRequire(import.meta.url);
@@ -348,7 +349,7 @@ const STAMP = new URL('../node_modules/.cache/gw-build/inputs', import.meta.url)
 const BUNDLE = path.join(DIST, 'gw.cjs');
 function buildInputs() {
   const hash = createHash('sha256').update(`${process.version} ${process.arch} ${process.execArgv.join(' ')}\n`);
-  const files = ['scripts/build.mjs', 'package.json', 'package-lock.json'];
+  const files = ['scripts/build.mjs', 'scripts/cache-runs.mjs', 'package.json', 'package-lock.json'];
   const walk = (dir) => {
     for (const entry of readdirSync(new URL(`../${dir}`, import.meta.url), { withFileTypes: true })) {
       const name = `${dir}/${entry.name}`;
@@ -516,43 +517,14 @@ async function writeCodeCaches() {
   const base = { ...clean, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), NO_COLOR: '1' };
   const run = (args, env = base) =>
     spawnSync(process.execPath, [gw, ...args], { cwd: home, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
-  let sandbox;
+  // The sandbox itself runs without a cache.
+  const startSandbox = () =>
+    spawn(process.execPath, [gw, 'sandbox', '--json'], { cwd: home, env: { ...base, GW_CODE_CACHE: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
   try {
-    run(['config', '--json']);
-    run(['pay', '25', 'USDT', '--json', '--sandbox', '--order-id', 'build-cache']);
-    sandbox = spawn(process.execPath, [gw, 'sandbox', '--json'], { cwd: home, env: { ...base, GW_CODE_CACHE: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
-    const url = await new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), 10_000);
-      let text = '';
-      sandbox.stdout.on('data', (chunk) => {
-        text += chunk;
-        if (!text.includes('\n')) return;
-        clearTimeout(timer);
-        try {
-          resolve(JSON.parse(text.slice(0, text.indexOf('\n'))).url);
-        } catch {
-          resolve(undefined);
-        }
-      });
-      sandbox.on('exit', () => resolve(undefined));
-    });
-    if (typeof url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+\/?$/.test(url)) return;
-    const env = { ...base, GATEWAY_BASE_URL: url, GATEWAY_MERCHANT_KEY: 'sandbox-merchant-key', GATEWAY_PAYOUT_KEY: 'sandbox-payout-key' };
-    const paid = run(['pay', '25', 'USDT', '--json', '--order-id', 'build-cache'], env);
-    const trackId = /"trackId": "([a-z0-9]+)"/.exec(paid.stdout ?? '')?.[1] ?? 'sbx0';
-    for (const args of [
-      ['status', trackId, '--json'],
-      ['payments', '--json'],
-      ['rate', 'BTC', 'USDT', '--json'],
-      ['currencies', '--json'],
-      ['balance', '--json'],
-      ['doctor', '--json'],
-    ])
-      run(args, env);
+    await runCommonCommands({ base, run, startSandbox, timeoutMs: 10_000 });
   } catch {
     // Only an optimisation: gw writes a missing cache on first use.
   } finally {
-    sandbox?.kill();
     rmSync(home, { recursive: true, force: true });
   }
 }
