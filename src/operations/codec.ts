@@ -7,7 +7,7 @@
 //   documented names, amounts as JSON numbers where the API writes numbers, exact digits).
 // So the client and the sandbox cannot disagree on a name or a type. Pure: no HTTP here.
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
-import { ConfigError, type GwError } from '../errors.js';
+import { ConfigError, type GwError, UsageError } from '../errors.js';
 import { toPlainDecimal, type Decimal } from '../money/decimal.js';
 import { Untrusted } from '../output/untrusted.js';
 import { isJsonObject, type JsonValue } from '../util/json.js';
@@ -127,6 +127,12 @@ export function wireValue(value: unknown, kind: Kind): unknown {
  * Writes `canonical` through `table`: each field present (not undefined) under its wire name, in
  * the table's order, as its kind says. Fields the table does not list are not written.
  */
+/** A requested page size: a whole number from 1 to `max`, or a usage error (nothing sent). */
+export function checkPageSize(size: number | undefined, max: number, note = ''): void {
+  if (size !== undefined && (!Number.isInteger(size) || size < 1 || size > max))
+    throw new UsageError(`the page size must be a whole number from 1 to ${max}${note} (got ${size})`);
+}
+
 export function encodeFields(table: readonly Field[], canonical: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of table) {

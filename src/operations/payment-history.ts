@@ -3,11 +3,10 @@
 // in the query). Its rows are payments in the information shape (./payment-info.ts). What gw makes
 // of the pages (filters it applies itself, reading many pages, completeness) is src/gateway/history.ts.
 import { legacyStatusName, v1StatusName, type PaymentState } from '../domain/payment-status.js';
-import { UsageError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { isJsonObject, type JsonValue } from '../util/json.js';
 import { readScalar, shapeError, type JsonObject } from './read.js';
-import { encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
+import { checkPageSize, encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
 import {
   decodePaymentInfo,
   decodeV1PaymentInfo,
@@ -209,9 +208,7 @@ function canonicalFilter(endpoint: Endpoint, filter: PaymentFilter): Record<stri
 
 /** The request's fields (the key aside), in the endpoint's order. A versioned page size outside 1–200 is a usage error. */
 export function encodeHistoryRequest(endpoint: Endpoint, filter: PaymentFilter): Record<string, unknown> {
-  if (endpoint.api === 'v1' && filter.size !== undefined && (!Number.isInteger(filter.size) || filter.size < 1 || filter.size > MAX_PAGE_SIZE)) {
-    throw new UsageError(`the page size must be a whole number from 1 to ${MAX_PAGE_SIZE} with the versioned API (got ${filter.size})`);
-  }
+  if (endpoint.api === 'v1') checkPageSize(filter.size, MAX_PAGE_SIZE, ' with the versioned API');
   return encodeFields(endpoint.request, canonicalFilter(endpoint, filter));
 }
 

@@ -3,10 +3,9 @@
 // (docs.oxapay.com/api-reference/payout/payout-history). The rows are payout records
 // (./payout-info.ts). The gateway filters by status, type, currency, network, amount and date only:
 // no address, track id or description filter exists, so gw matches those itself (src/cmdutil/payout-send.ts).
-import { UsageError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { isJsonObject, type JsonValue } from '../util/json.js';
-import { encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
+import { checkPageSize, encodeFields, fields, type Endpoint, type Field, type Operation } from './codec.js';
 import { decodePayout, encodePayout, V1_PAYOUT_FIELDS, type Payout, type PayoutRecord } from './payout-info.js';
 import { readScalar, shapeError, type JsonObject } from './read.js';
 
@@ -99,9 +98,7 @@ const unixSeconds = (date: Date): string => String(Math.floor(date.getTime() / 1
 
 /** The request's query fields; a page size outside 1–200 is a usage error (nothing sent). */
 export function encodePayoutFilter(endpoint: Endpoint, filter: PayoutFilter): Record<string, unknown> {
-  if (filter.size !== undefined && (!Number.isInteger(filter.size) || filter.size < 1 || filter.size > MAX_PAYOUT_PAGE_SIZE)) {
-    throw new UsageError(`the page size must be a whole number from 1 to ${MAX_PAYOUT_PAGE_SIZE} (got ${filter.size})`);
-  }
+  checkPageSize(filter.size, MAX_PAYOUT_PAGE_SIZE);
   return encodeFields(endpoint.request, {
     status: filter.status,
     type: filter.type,

@@ -3,10 +3,9 @@
 // (track_id, address, network, callback_url, email, order_id, description, date) and `data.meta`
 // {page, last_page, total}. The gateway's page size is 1 when none is sent: gw always sends one.
 // Sent over the versioned API whatever `api` says.
-import { UsageError } from '../errors.js';
 import { isJsonObject, type JsonValue } from '../util/json.js';
 import { readScalar, shapeError, type JsonObject } from './read.js';
-import { encodeFields, fields, payloadOf, type Endpoint, type Field, type Operation } from './codec.js';
+import { checkPageSize, encodeFields, fields, payloadOf, type Endpoint, type Field, type Operation } from './codec.js';
 import { decodeStaticAddress, STATIC_ADDRESS_FIELDS, type StaticAddress, type StaticAddressRecord } from './static-address.js';
 
 /** The list's filters, every one optional, and its paging. */
@@ -52,8 +51,7 @@ export const STATIC_ADDRESS_LIST = {
   what: 'the static address list request',
   idempotent: true,
   encodeRequest: (endpoint: Endpoint, filter: StaticAddressFilter): Record<string, unknown> => {
-    if (filter.size !== undefined && (!Number.isInteger(filter.size) || filter.size < 1 || filter.size > MAX_ADDRESS_PAGE_SIZE))
-      throw new UsageError(`the page size must be a whole number from 1 to ${MAX_ADDRESS_PAGE_SIZE} (got ${filter.size})`);
+    checkPageSize(filter.size, MAX_ADDRESS_PAGE_SIZE);
     return encodeFields(endpoint.request, { ...filter });
   },
   decodeAnswer: (endpoint: Endpoint, body: JsonObject, what: string): StaticAddressPage => decodeAddressPage(endpoint, body, what),
