@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { emptyDir, runGw as gw, type CliResult } from '../support/cli.js';
-import { freePort, hmacOf, startReceiver, type Receiver } from '../support/notifications.js';
+import { freePort, hmacOf, startReceiver, type Receiver, waitForPort } from '../support/notifications.js';
 import { sandboxEnv } from '../support/sandbox.js';
 
 let sandbox: RunningSandbox;
@@ -38,23 +38,6 @@ function background(argv: string[]): { stop(): Promise<CliResult> } {
       return done;
     },
   };
-}
-
-async function waitForPort(port: number): Promise<void> {
-  const { connect } = await import('node:net');
-  await expect
-    .poll(
-      () =>
-        new Promise<boolean>((resolve) => {
-          const s = connect(port, '127.0.0.1');
-          s.once('connect', () => {
-            s.destroy();
-            resolve(true);
-          });
-          s.once('error', () => resolve(false));
-        }),
-    )
-    .toBe(true);
 }
 
 const records = (r: CliResult): Array<Record<string, unknown>> =>

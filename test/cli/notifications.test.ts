@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDir, runGw as gw, type CliResult } from '../support/cli.js';
-import { freePort, hmacOf, startReceiver, type Receiver } from '../support/notifications.js';
+import { freePort, hmacOf, startReceiver, type Receiver, waitForPort } from '../support/notifications.js';
 import { sandboxEnv, withSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 
@@ -31,23 +31,6 @@ function background(argv: string[], extraEnv: Record<string, string> = {}): { st
       return done;
     },
   };
-}
-
-async function waitForPort(port: number): Promise<void> {
-  const { connect } = await import('node:net');
-  await expect
-    .poll(
-      () =>
-        new Promise<boolean>((resolve) => {
-          const s = connect(port, '127.0.0.1');
-          s.once('connect', () => {
-            s.destroy();
-            resolve(true);
-          });
-          s.once('error', () => resolve(false));
-        }),
-    )
-    .toBe(true);
 }
 
 describe('sandbox → gw listen → the application', () => {

@@ -3,7 +3,8 @@
 // receiver on 127.0.0.1 standing in for a merchant's application.
 import { createHmac } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+import { expect } from 'vitest';
 
 /** The signature a merchant's receiver computes: HMAC-SHA512 over the raw bytes, lower-case hex. */
 export function hmacOf(key: string, body: string | Buffer): string {
@@ -92,4 +93,21 @@ export async function freePort(): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   await closeServer(server);
   return port;
+}
+
+/** Waits (vitest's poll) until something accepts TCP connections on 127.0.0.1:`port`. */
+export async function waitForPort(port: number): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const s = connect(port, '127.0.0.1');
+          s.once('connect', () => {
+            s.destroy();
+            resolve(true);
+          });
+          s.once('error', () => resolve(false));
+        }),
+    )
+    .toBe(true);
 }
