@@ -2,7 +2,7 @@
 // What a receipt says is src/views/receipt.ts; this module checks where it goes and writes it.
 //
 // The order of things, for a caller:
-//   1. parse the width: parseReceiptWidth(flag, configured) (exit 64 on a bad flag);
+//   1. parse the width flag: parseReceiptWidth(flag) (exit 64 unless 32, 42 or 48);
 //   2. BEFORE the payment is created: await checkReceiptTarget(target, flagName) (exit 73, "no
 //      payment was created": a file already there, a missing or unwritable folder);
 //   3. once the payment is in a final state: await writeReceipt(target, info, options), which
@@ -110,24 +110,14 @@ export async function prepareReceipt(request: ReceiptRequest): Promise<PreparedR
 }
 
 /**
- * The receipt width: the flag's (`--receipt-width`: exit 64 unless 32, 42 or 48), else the
- * configured value (config `receiptWidth`; an unusable one is exit 78), else 42.
+ * The width a flag names (`--receipt-width`): 32, 42 or 48, else exit 64. Without the flag the
+ * configured `receiptWidth` (checked where the configuration is read), else 42: prepareReceipt.
  */
-export function parseReceiptWidth(flag: string | undefined, configured?: string | number, flagName = '--receipt-width'): ReceiptWidth {
-  const read = (text: string): ReceiptWidth | undefined => RECEIPT_WIDTHS.find((w) => String(w) === text.trim());
-  if (flag !== undefined) {
-    const width = read(flag);
-    if (width === undefined)
-      throw new UsageError(`${flagName} must be ${RECEIPT_WIDTHS.join(', ')} (columns; got "${flag.slice(0, 20)}")`, '32 for 58 mm paper, 42 or 48 for 80 mm');
-    return width;
-  }
-  if (configured !== undefined) {
-    const width = read(String(configured));
-    if (width === undefined)
-      throw new GwError(ExitCode.CONFIG, `the configured receiptWidth must be ${RECEIPT_WIDTHS.join(', ')} (got "${String(configured).slice(0, 20)}")`);
-    return width;
-  }
-  return DEFAULT_RECEIPT_WIDTH;
+export function parseReceiptWidth(flag: string, flagName = '--receipt-width'): ReceiptWidth {
+  const width = RECEIPT_WIDTHS.find((w) => String(w) === flag.trim());
+  if (width === undefined)
+    throw new UsageError(`${flagName} must be ${RECEIPT_WIDTHS.join(', ')} (columns; got "${flag.slice(0, 20)}")`, '32 for 58 mm paper, 42 or 48 for 80 mm');
+  return width;
 }
 
 /** FNV-1a, 32 bits, as 8 hex digits: tells apart track ids that lose characters in a file name. */

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkReceiptTarget, parseReceiptWidth, receiptFileName, writeFileExclusive, writeReceipt } from '../../src/cmdutil/receipts.js';
+import { checkReceiptTarget, parseReceiptWidth, prepareReceipt, receiptFileName, writeFileExclusive, writeReceipt } from '../../src/cmdutil/receipts.js';
 import { ExitCode, GwError } from '../../src/errors.js';
 import { V1_SAMPLES } from '../support/v1-payment-info.js';
 
@@ -107,14 +107,20 @@ describe('writeFileExclusive and writeReceipt', () => {
   });
 });
 
-describe('parseReceiptWidth', () => {
+describe('the receipt width: the flag, else the configured one, else 42', () => {
   it.each([
     [undefined, undefined, 42],
     ['32', undefined, 32],
     [' 48 ', 32, 48],
     [undefined, 32, 32],
-  ] as const)('flag %j, configured %j: %i', (flag, configured, width) => {
-    expect(parseReceiptWidth(flag, configured)).toBe(width);
+  ] as const)('flag %j, configured %j: %i', async (flag, configured, width) => {
+    const prepared = await prepareReceipt({
+      target: { kind: 'dir', path: folder(), flag: '--receipts' },
+      width: flag === undefined ? undefined : parseReceiptWidth(flag),
+      unicode: false,
+      config: async () => (configured === undefined ? {} : { receiptWidth: { value: configured, source: { kind: 'env', name: 'GATEWAY_RECEIPT_WIDTH' } } }),
+    });
+    expect(prepared.options.width).toBe(width);
   });
 
   it.each(['40', '42.0', 'wide', ''])('--receipt-width %j: exit 64', (flag) => {
