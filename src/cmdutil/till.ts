@@ -8,6 +8,7 @@
 // prompt, where Enter creates the same sale again under the same order id (not found).
 import { fundsArrived } from '../domain/arrival.js';
 import { isFinal } from '../domain/payment-status.js';
+import { addAmount } from '../domain/takings.js';
 import type { PaymentInfo, PaymentRequest } from '../gateway/gateway.js';
 import { Decimal } from '../money/decimal.js';
 import type { Key } from '../output/keys.js';
@@ -242,11 +243,6 @@ const STATE_ORDER: readonly SaleState[] = [
   'not-confirmed',
 ];
 
-function addTo(map: Map<string, Decimal>, key: string, amount: Decimal): void {
-  const before = map.get(key);
-  map.set(key, before === undefined ? amount : before.plus(amount));
-}
-
 /** Whether a sale still needs following: not in a final state (refunding goes on). */
 export function isOpen(sale: Sale): boolean {
   return sale.state === 'not-confirmed' || !isFinal(sale.state);
@@ -271,7 +267,7 @@ export function summarize(ledger: TillLedger, sandbox: boolean): TillSummary {
     asked.set(sale.currency, { count: row.count + 1, total: row.total.plus(sale.amount) });
     const state = byState.get(sale.state) ?? { count: 0, asked: new Map<string, Decimal>() };
     state.count++;
-    addTo(state.asked, sale.currency, sale.amount);
+    addAmount(state.asked, sale.currency, sale.amount);
     byState.set(sale.state, state);
     const arrival = sale.info?.arrival;
     if (arrival === undefined) continue;
@@ -279,8 +275,8 @@ export function summarize(ledger: TillLedger, sandbox: boolean): TillSummary {
       if (fundsArrived(arrival) || sale.state === 'paid' || sale.state === 'underpaid') arrivalUnreported++;
       continue;
     }
-    for (const [coin, amount] of arrival.received) addTo(arrived, coin, amount);
-    for (const [coin, amount] of arrival.unconfirmed) addTo(unconfirmed, coin, amount);
+    for (const [coin, amount] of arrival.received) addAmount(arrived, coin, amount);
+    for (const [coin, amount] of arrival.unconfirmed) addAmount(unconfirmed, coin, amount);
   }
   const ordered = [...byState].sort(([a], [b]) => STATE_ORDER.indexOf(a) - STATE_ORDER.indexOf(b));
   return {
