@@ -14,6 +14,7 @@
 import type { ReceiptWidth } from '../config/resolve.js';
 import type { PaymentInfo } from '../gateway/gateway.js';
 import { terminalSafe } from '../output/sanitize.js';
+import { cellWidth } from '../output/wrap.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
 import { STATE_WORDS } from './status-view.js';
 
@@ -54,28 +55,9 @@ export function receiptText(text: string, unicode: boolean): string {
     .replace(/[^\x20-\x7e]/gu, '?');
 }
 
-/** Columns a character takes on paper: 0 for combining marks, 2 for East Asian wide ones, else 1. */
-function charWidth(ch: string): number {
-  if (/\p{M}/u.test(ch)) return 0;
-  const cp = ch.codePointAt(0) ?? 0;
-  const wide =
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd);
-  return wide ? 2 : 1;
-}
-
 /** The columns `text` takes on paper. */
 export function receiptWidthOf(text: string): number {
-  let n = 0;
-  for (const ch of text) n += charWidth(ch);
-  return n;
+  return cellWidth(text);
 }
 
 /**
@@ -107,7 +89,7 @@ export function wrapColumns(text: string, width: number): string[] {
       continue;
     }
     for (const ch of word) {
-      const cw = charWidth(ch);
+      const cw = cellWidth(ch);
       if (used + cw > width && used > 0) push();
       line += ch;
       used += cw;
