@@ -9,7 +9,7 @@
 // by the build), lets V8 skip most of the compile. It is only ever an optimisation:
 // - one cache file per build of the bundle, command, Node version, architecture and V8 flags, so
 //   neither another build nor another Node ever sees it (V8 checks a cache against the source's
-//   length only, and every build has the same length), and each command restores what it runs: `gw rate` the transport and undici's client,
+//   length only, and every build has the same length), and each command restores what it runs: `gw rate` the transport and node:http's client,
 //   `gw pay --sandbox` the sandbox too, `gw config` neither (a cache holds the functions the run
 //   that made it compiled; one cache for all would make every command restore every other's code);
 // - V8 checks it against the source and rejects one that does not match (then gw compiles as
@@ -92,12 +92,6 @@ function load() {
     // After the run, so the cache holds the functions this run compiled too.
     process.once('exit', () => {
       try {
-        // A cache records V8's flags when it is made, and V8 rejects it under others. The bundle
-        // sets --liftoff-only (which turns off two wasm flags) before it compiles undici's HTTP
-        // parser (scripts/build.mjs); the next run compiles the bundle without it, so the cache
-        // is made with V8's flags as they were at start.
-        if (!process.execArgv.some((arg) => /liftoff|wasm/.test(arg)))
-          require('node:v8').setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
         const data = script.createCachedData();
         const temporary = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(temporary, data, { mode: 0o644, flag: 'wx' });

@@ -15,17 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { benchEnv, KEYS, machine, method, node, pairs, quietness, range, ratio, root, startGateway, summarise } from './bench-lib.mjs';
 
-const ALL = [
-  'h2',
-  'llhttp-constants',
-  'llhttp-file',
-  'liftoff',
-  'undici-http',
-  'undici-assert',
-  'commander-child-process',
-  'chalk-detection',
-  'external-source',
-];
+const ALL = ['commander-child-process', 'chalk-detection', 'external-source'];
 const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
 const count = Number(process.env.BENCH_PAIRS ?? 40);
 

@@ -3,9 +3,8 @@
 // application support (https://nodejs.org/api/single-executable-applications.html):
 //
 // 1. `node scripts/build.mjs --sea --out=<tmp>` bundles gw as for npm, but with the vendored
-//    libraries (YAML, cosmiconfig, the prompts) inside the bundle and llhttp's WebAssembly read
-//    from the executable's assets: the executable can require built-in modules only, and needs no
-//    file beside it;
+//    libraries (YAML, cosmiconfig, the prompts) inside the bundle: the executable can require
+//    built-in modules only, and needs no file beside it;
 // 2. the main script, below, is a small launcher (as bin/gw.cjs): `gw --version` from a constant,
 //    else the bundle, an asset, compiled with vm.Script. Code the main script compiles can run
 //    import() (a JavaScript config file), so the launcher hands its import() to the bundle
@@ -53,7 +52,6 @@ try {
   const dist = path.join(work, 'dist');
   writeFileSync(path.join(work, 'main.cjs'), launcher(version));
   const assets = { 'gw.cjs': path.join(dist, 'gw.cjs') };
-  for (const name of ['llhttp-wasm.wasm', 'llhttp_simd-wasm.wasm']) assets[`llhttp/${name}`] = path.join(dist, 'llhttp', name);
   // Made once without code caches, run to write them, and made again with them.
   const binary = path.join(work, 'gw');
   inject(binary, assets);
@@ -161,7 +159,6 @@ function load() {
     // The build's run (scripts/build-sea.mjs): the cache, after the run, with V8's flags as at start.
     process.once('exit', () => {
       try {
-        require('node:v8').setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
         require('node:fs').writeFileSync(path.join(out, variant), script.createCachedData(), { flag: 'wx' });
       } catch {}
     });

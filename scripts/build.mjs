@@ -1,7 +1,6 @@
 // Bundles src/cli.ts into one minified CommonJS file, dist/gw.cjs, with esbuild.
 // Why one CommonJS file: Node resolves and evaluates a bundled CommonJS file much faster than a
-// graph of ES modules (measured here: undici's client evaluates in ~6 ms as bundled CommonJS and
-// ~13 ms as an ES-module chunk). Heavy parts stay lazy: the code of the QR renderer, the sandbox,
+// graph of ES modules. Heavy parts stay lazy: the code of the QR renderer, the sandbox,
 // payment URIs and the config loaders is in the file but only evaluated when a command needs it
 // (esbuild turns each dynamic import() into a lazily initialised module).
 //
@@ -9,105 +8,29 @@
 // time and gw never uses them. Each is kept only while it still buys start-up: `node
 // scripts/bench-patches.mjs` builds gw without each (--without=<name>, below) and measures it
 // against the whole build, pair by pair; docs/performance.md has what each buys today. Replaced
-// (STUBS, and built-ins in the plugin below):
-// - undici's HTTP/2 client: gw never enables allowH2, but loading it loads node:http2 and node:tls;
-// - llhttp's constants module, which builds character tables and method maps as it loads: undici
-//   reads two of its tables (error codes, parser types), which the stub holds, copied from the
-//   module at build time;
-// - undici's HTTP parser (llhttp) as base64 text inside the bundle (150 KB every run reads and
-//   compiles): the build writes the two WebAssembly binaries to dist/llhttp/, read on first use;
-// - undici's node:http, read for a default header size and a class gw's bodies never are;
-// - node:assert for undici, which only ever calls assert(condition) on its own invariants: a
-//   ten-line assert with the same throw. The build fails if undici starts using more of it;
+// (in the plugin below):
 // - commander's child_process, used only by executable subcommands (gw has none): made lazy;
 // - chalk's colour detection, which gw never asks.
-// Measured and removed (Nov 2026, no gain above the noise of two identical builds): stubs of
-// undici's fetch body extraction and of its tree of well-known header names, and gw's own
+// Measured and removed (Nov 2026, no gain above the noise of two identical builds): gw's own
 // node:crypto imports made lazy (the sandbox now uses it as it loads: no measured command loaded
-// it without using it).
-//
-// These reach into undici's files by path, so they are checked: the build
-// FAILS if a target file no longer exists, no longer contains what the stub or patch was written
-// against, or was not part of the bundle at all (a STUBS/PATCHES entry that matched nothing).
-// Written against undici 7.30.2; when an upgrade trips a check, re-read the file and update.
+// it without using it). gw's HTTP client was undici until November 2026, with stubs and patches of
+// its files here; gw now uses node:http (src/gateway/http1.ts, docs/libraries.md).
 import { build, context, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommonCommands } from './cache-runs.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const require = createRequire(import.meta.url);
-const undiciRoot = path.dirname(require.resolve('undici/package.json'));
-const undiciVersion = JSON.parse(readFileSync(path.join(undiciRoot, 'package.json'), 'utf8')).version;
-
-/** llhttp's constants, as undici ships them (the stub below keeps the two tables undici reads). */
-const llhttpConstants = require(path.join(undiciRoot, 'lib', 'llhttp', 'constants.js'));
-
 /**
  * `--sea` (with `--out=<dir>`; scripts/build-sea.mjs runs it): the bundle of the single-file
  * executable, which can require built-in modules only. The vendored libraries are bundled in
- * (lazily initialised, as the rest) instead of files of their own, llhttp's WebAssembly is read
- * from the executable's assets (node:sea), and no code cache is written.
+ * (lazily initialised, as the rest) instead of files of their own, and no code cache is written.
  */
 const sea = process.argv.includes('--sea');
-
-/** Replaced whole. `expect` must occur in the original: what gw relies on being the module's whole job. */
-const STUBS = [
-  {
-    key: 'h2',
-    file: 'lib/dispatcher/client-h2.js',
-    expect: 'module.exports = connectH2',
-    contents: "module.exports = function connectH2 () { throw new Error('HTTP/2 is not built into gw') }",
-  },
-  {
-    key: 'llhttp-constants',
-    file: 'lib/llhttp/constants.js',
-    expect: 'exports.ERROR = {',
-    contents: `module.exports = ${JSON.stringify({ ERROR: llhttpConstants.ERROR, TYPE: llhttpConstants.TYPE })};`,
-  },
-  ...['llhttp-wasm', 'llhttp_simd-wasm'].map((name) => ({
-    key: 'llhttp-file',
-    file: `lib/llhttp/${name}.js`,
-    expect: "Buffer.from(wasmBase64, 'base64')",
-    contents: sea
-      ? `module.exports = Buffer.from(require('node:sea').getAsset('llhttp/${name}.wasm'))`
-      : `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, 'llhttp', '${name}.wasm'))`,
-    wasm: `dist/llhttp/${name}.wasm`,
-  })),
-];
-
-/** Edited: each `find` must occur exactly once in the original. */
-const PATCHES = [
-  {
-    file: 'lib/dispatcher/client-h1.js',
-    edits: [
-      {
-        key: 'continue-100',
-        find: `    if (statusCode === 100) {
-      util.destroy(socket, new SocketError('bad response', util.getSocketInfo(socket)))
-      return -1
-    }
-`,
-        replace: `    // gw: an interim 100 Continue is read like any other 1xx (RFC 9110 15.2), not as an error.
-`,
-      },
-      {
-        key: 'liftoff',
-        find: `function lazyllhttp () {
-`,
-        replace: `function lazyllhttp () {
-  // gw: baseline WebAssembly compiler only (see scripts/build.mjs)
-  require('node:v8').setFlagsFromString('--liftoff-only')
-`,
-      },
-    ],
-  },
-];
 
 /**
  * Measuring what each start-up edit buys (scripts/bench-patches.mjs): `--without=<name>,…` leaves
@@ -115,12 +38,6 @@ const PATCHES = [
  * leaving dist/ alone. Such a build is for measuring only: it writes no build stamp.
  */
 const SWITCHES = {
-  h2: "undici's HTTP/2 client stubbed",
-  'llhttp-constants': "llhttp's constants module reduced to the two tables undici reads",
-  'llhttp-file': 'llhttp read from a .wasm file instead of base64 text in the bundle',
-  liftoff: "llhttp compiled by V8's baseline WebAssembly compiler only (--liftoff-only)",
-  'undici-http': "undici's node:http import replaced by a stand-in",
-  'undici-assert': "undici's node:assert import replaced by a ten-line assert",
   'commander-child-process': "commander's node:child_process loaded on first use",
   'chalk-detection': "chalk's colour detection (supports-color) left out",
   'external-source': "the bundle written as the function the launcher compiles, padded past 1 MB: read as one string outside V8's heap",
@@ -139,115 +56,17 @@ if (argValue('out') !== undefined) {
   copyFileSync(new URL('../bin/gw.cjs', import.meta.url), path.join(OUT, 'bin', 'gw.cjs'));
   copyFileSync(new URL('../package.json', import.meta.url), path.join(OUT, 'package.json'));
 }
-/** The edits this build makes. */
-const stubs = STUBS.filter((stub) => on(stub.key));
-const patches = PATCHES.map((patch) => ({ ...patch, edits: patch.edits.filter((edit) => on(edit.key)) })).filter((patch) => patch.edits.length > 0);
-
 class BuildCheckError extends Error {}
 
 const fail = (message) => {
-  throw new BuildCheckError(`build check failed (undici ${undiciVersion}): ${message}`);
+  throw new BuildCheckError(`build check failed: ${message}`);
 };
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const filterFor = (file) => new RegExp(`undici[\\\\/]${file.split('/').map(escapeRegExp).join('[\\\\/]')}$`);
-
-for (const { file, expect } of STUBS) {
-  const full = path.join(undiciRoot, file);
-  if (!existsSync(full)) fail(`stub target undici/${file} no longer exists`);
-  if (!readFileSync(full, 'utf8').includes(expect)) fail(`stub target undici/${file} no longer contains ${JSON.stringify(expect)}`);
-}
-for (const { file, edits } of PATCHES) {
-  const full = path.join(undiciRoot, file);
-  if (!existsSync(full)) fail(`patch target undici/${file} no longer exists`);
-  for (const { find } of edits) {
-    const count = readFileSync(full, 'utf8').split(find).length - 1;
-    if (count !== 1) fail(`patch target undici/${file} contains the patched code ${count} times, not once: ${JSON.stringify(find)}`);
-  }
-}
-
-/** Every JavaScript file of undici's lib/, read once for the checks below. */
-const undiciSources = readdirSync(path.join(undiciRoot, 'lib'), { recursive: true })
-  .map(String)
-  .filter((file) => file.endsWith('.js'))
-  .map((file) => ({ file, text: readFileSync(path.join(undiciRoot, 'lib', file), 'utf8') }));
-
-// llhttp's constants are read by undici's HTTP/1 client alone, and only their ERROR and TYPE tables.
-for (const { file, text } of undiciSources) {
-  if (file.startsWith(`llhttp${path.sep}`) || !text.includes('llhttp/constants')) continue;
-  const names = new Set([...text.matchAll(/\bconstants\.(\w+)/g)].map((m) => m[1]).filter((name) => name !== 'js'));
-  if (
-    file !== path.join('dispatcher', 'client-h1.js') ||
-    !text.includes("const constants = require('../llhttp/constants.js')") ||
-    [...names].some((name) => name !== 'ERROR' && name !== 'TYPE')
-  )
-    fail(`undici/lib/${file} reads llhttp's constants beyond ERROR and TYPE (${[...names].join(', ')}): the stub no longer covers it`);
-}
-
-// undici's own code may call assert(condition[, message]) and nothing else of node:assert.
-for (const { file, text } of undiciSources) {
-  if (!/require\('node:assert'\)/.test(text)) continue;
-  if (/\bassert\s*\.\s*[A-Za-z_$]/.test(text) || !/const assert = require\('node:assert'\)/.test(text))
-    fail(`undici/lib/${file} uses node:assert beyond assert(condition): the stub no longer covers it`);
-}
-
-/** How often each STUBS/PATCHES entry and each replaced built-in was used during the build. */
-const used = new Map();
-const markUsed = (key) => used.set(key, (used.get(key) ?? 0) + 1);
-
 /** @type {import('esbuild').Plugin} */
 const startupStubs = {
   name: 'startup-stubs',
   setup(b) {
-    for (const { file, contents } of stubs) {
-      b.onLoad({ filter: filterFor(file) }, () => {
-        markUsed(file);
-        return { contents, loader: 'js' };
-      });
-    }
-    for (const { file, edits } of patches) {
-      b.onLoad({ filter: filterFor(file) }, (args) => {
-        let contents = readFileSync(args.path, 'utf8');
-        for (const { find, replace } of edits) {
-          if (contents.split(find).length !== 2) fail(`patch target ${args.path} does not contain the patched code exactly once`);
-          contents = contents.replace(find, () => replace);
-        }
-        markUsed(file);
-        return { contents, loader: 'js' };
-      });
-    }
-    // undici's client loads node:http (and with it Node's whole HTTP/1 client, about 2 ms and 2 MB
-    // every run) to read two things: http.maxHeaderSize, a default gw never uses (its transport
-    // passes its own), and IncomingMessage, which undici compares with request bodies that are
-    // node:http streams (gw's are strings). The sandbox and gw listen import node:http themselves.
-    b.onResolve({ filter: /^node:http$/ }, (args) => {
-      if (!on('undici-http') || !/[\\/]undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/.test(args.importer)) return undefined;
-      markUsed('node:http');
-      return { path: 'undici-http', namespace: 'gw-undici-http' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'gw-undici-http' }, () => ({
-      contents: 'module.exports = { maxHeaderSize: 16 * 1024, IncomingMessage: class IncomingMessageOfNodeHttpNotLoaded {} };',
-      loader: 'js',
-    }));
-    b.onResolve({ filter: /^node:assert$/ }, (args) => {
-      if (!on('undici-assert') || !/[\\/]undici[\\/]/.test(args.importer)) return undefined;
-      markUsed('node:assert');
-      return { path: 'assert', namespace: 'gw-assert' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'gw-assert' }, () => ({
-      contents: `class AssertionError extends Error {
-  constructor (message) { super(message ?? 'assertion failed'); this.name = 'AssertionError'; this.code = 'ERR_ASSERTION' }
-}
-function assert (value, message) {
-  if (value) return
-  if (message instanceof Error) throw message
-  throw new AssertionError(message)
-}
-assert.ok = assert
-assert.AssertionError = AssertionError
-module.exports = assert`,
-      loader: 'js',
-    }));
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
       on('commander-child-process') && /[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'gw-stub' } : undefined,
     );
@@ -420,7 +239,6 @@ if (process.argv.includes('--watch')) {
   await ctx.watch();
 } else {
   await build(options);
-  writeWasm();
   const bundled = readFileSync(BUNDLE, 'utf8');
   checkDynamicImports(bundled);
   if (bundled.slice(0, bundled.indexOf('\n')) !== `${COMMANDS_BANNER}${JSON.stringify(commands)}`)
@@ -433,14 +251,6 @@ if (process.argv.includes('--watch')) {
     fail(
       `the bundle holds a non-ASCII character (${JSON.stringify(nonAscii[0])}, near ${JSON.stringify(nonAscii.input.slice(Math.max(0, nonAscii.index - 40), nonAscii.index + 10))}): write it as an escape in src/`,
     );
-  if (on('undici-assert') && !used.get('node:assert')) fail("undici's node:assert imports were not replaced");
-  if (on('undici-assert') && /require\("(node:)?assert"\)/.test(bundled)) fail('the bundle still requires node:assert');
-  if (on('undici-http') && used.get('node:http') !== 2) fail(`undici's two node:http imports were not both replaced (${used.get('node:http') ?? 0})`);
-  for (const { file } of [...stubs, ...patches]) {
-    if (used.get(file)) continue;
-    rmSync(DIST, { recursive: true, force: true });
-    fail(`undici/${file} is stubbed or patched but was not part of the bundle: the filter matched nothing`);
-  }
   if (!sea) writeFileSync(BUNDLE, withBuildId(on('external-source') ? asLauncherFunction(bundled) : bundled));
   if (!sea) await writeCodeCaches();
   if (inputs !== undefined) {
@@ -491,16 +301,6 @@ function asLauncherFunction(code) {
 }
 
 /** The WebAssembly binaries of the stubbed base64 modules, decoded by those modules themselves. */
-function writeWasm() {
-  for (const { file, wasm } of stubs) {
-    if (!wasm) continue;
-    const target = path.join(OUT, wasm);
-    mkdirSync(path.dirname(target), { recursive: true });
-    const bytes = require(path.join(undiciRoot, file));
-    if (!WebAssembly.validate(bytes)) fail(`undici/${file} no longer holds a WebAssembly module`);
-    writeFileSync(target, bytes);
-  }
-}
 
 /**
  * Writes the launcher's V8 code caches for this Node (see bin/gw.cjs), so an install starts fast

@@ -78,6 +78,12 @@ export interface Factory {
   releaseDeadline(): void;
   /** Runs `fn` when the command ends, whatever happened (servers, sockets). */
   onClose(fn: () => Promise<void> | void): void;
+  /**
+   * `--sandbox`: this run ends as soon as its output is written (gw pay without --wait), so the
+   * embedded sandbox does not listen on a port nobody could reach in time, and its answers carry no
+   * link into it (docs/sandbox.md). Call before the configuration is first resolved.
+   */
+  sandboxNeedsNoPort(): void;
   close(): Promise<void>;
 }
 
@@ -134,6 +140,8 @@ class DefaultFactory implements Factory {
   #closers: Array<() => Promise<void> | void> = [];
   /** The embedded sandbox (`--sandbox`), once started: this process's requests to it are served in memory. */
   #sandbox: RunningSandbox | undefined;
+  /** Whether the embedded sandbox listens on a port (sandboxNeedsNoPort). */
+  #sandboxListens = true;
 
   get env(): Readonly<Record<string, string | undefined>> {
     return this.#options.env;
@@ -211,6 +219,7 @@ class DefaultFactory implements Factory {
       // The sandbox runs on the command's clock, and records its payments for later runs.
       const sandbox = await startSandbox({
         now: () => this.clock.now(),
+        ...(!this.#sandboxListens && { listen: false }),
         journal: sandboxJournalPath(this.#options.env, this.#options.home),
         // What the journal did that the user should know (older payments removed, one not recorded).
         journalNotice: (line) => this.io.warn(line),
@@ -367,7 +376,7 @@ class DefaultFactory implements Factory {
       signal: this.#options.interrupt,
       secrets: io.secrets,
       ...(proxy && { proxy }),
-      ...(inMemory && { dispatcher: sandbox.dispatcher }),
+      ...(inMemory && { exchanger: sandbox.dispatcher }),
       ...(verbose && { log: (line: string) => io.err(`${line}\n`) }),
       ...(observer && { observer }),
       userAgent: `gw/${VERSION}`,
@@ -383,6 +392,10 @@ class DefaultFactory implements Factory {
 
   onClose(fn: () => Promise<void> | void): void {
     this.#closers.push(fn);
+  }
+
+  sandboxNeedsNoPort(): void {
+    this.#sandboxListens = false;
   }
 
   async close(): Promise<void> {

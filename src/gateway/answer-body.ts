@@ -24,6 +24,10 @@ export function readBody(
       settled = true;
       outcome();
     };
+    // A stream that failed before anyone listened (the parser refused the body in the same read
+    // as the head) has nothing more to emit.
+    if (stream.errored) return reject(stream.errored);
+    if (stream.destroyed && !stream.readableEnded) return reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
     stream.on('data', (chunk: Buffer) => {
       if (settled) return;
       read.size += chunk.length;

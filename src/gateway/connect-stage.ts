@@ -15,13 +15,7 @@ export interface ConnectFailureDetails {
 }
 
 export class ConnectFailure extends Error {
-  /**
-   * Deliberately none of undici's or Node's codes: undici then fails the queued request with this
-   * very error. (For ERR_TLS_CERT_ALTNAME_INVALID undici 7 takes a special path that leaves its
-   * queue counting a phantom running request, so the next request on that Client is never sent
-   * and its promise never settles: with nothing else keeping the event loop alive, gw used to
-   * exit 0 without a word after the first retry.)
-   */
+  /** Deliberately none of Node's codes: the transport reads the stage and reason, never a code. */
   readonly code = 'GW_CONNECT_FAILED';
 
   constructor(

@@ -1,11 +1,11 @@
-// Opens the connection undici's Client sends requests on, in stages, each ended by the caller's
+// Opens the connection the transport sends requests on (node:http, http1.ts), in stages, each ended by the caller's
 // signal (the send's deadline, or Ctrl-C) and none with a fixed timeout of its own:
 //   direct:         TCP to the gateway ('tcp'), then TLS for https:// ('tls');
 //   through a proxy, https:// gateway: TCP to the proxy ('proxy'), CONNECT host:port ('tunnel'),
 //                   then TLS with the gateway inside the tunnel ('tls');
 //   through a proxy, http:// gateway (loopback only): TCP to the proxy ('proxy'); requests then go
 //                   to the proxy in absolute form, as curl sends them.
-// The request is written by undici only after this succeeds, so any failure here proves it was
+// The request is written only after this succeeds, so any failure here proves it was
 // never sent. Failures are ConnectFailure, naming the stage and why.
 //
 // TLS is verified as Node verifies it (the chain against Node's CAs plus NODE_EXTRA_CA_CERTS,
@@ -29,7 +29,7 @@ const noop = (): void => undefined;
 
 function tcpConnect(hostname: string, port: number, name: ConnectStage, signal: AbortSignal): Promise<Socket> {
   const socket = net.connect({ host: hostname, port });
-  // Errors after the hand-over reach undici's own listener; this one only keeps an error emitted
+  // Errors after the hand-over reach node:http's own listener; this one only keeps an error emitted
   // in between from becoming an uncaught exception.
   socket.on('error', noop);
   return runStage<Socket>(socket, name, signal, (resolve) => {

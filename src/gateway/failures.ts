@@ -186,10 +186,14 @@ export function abortedError(progress: Progress, budgetMs: number, ctx: FailureC
 function errorCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    if (code === 'UND_ERR_SOCKET' && !(e.cause instanceof Error)) return code;
+    if (typeof code === 'string') return code;
   }
   return undefined;
+}
+
+/** Node's HTTP parser refused the answer (its codes are llhttp's, HPE_…). */
+function isParseError(code: string | undefined): boolean {
+  return code?.startsWith('HPE_') === true;
 }
 
 /** The code logged for a failure (--verbose). */
@@ -198,25 +202,31 @@ export function failureCode(error: unknown): string {
     const f = error as ConnectFailure;
     return f.reason === 'status' ? `${f.stage}: HTTP ${f.details.status}` : `${f.stage}: ${f.reason}`;
   }
-  if (error instanceof Error && error.name === 'HTTPParserError') return `not HTTP/1.1 (${parserReason(error)})`;
-  return errorCode(error) ?? 'failed';
+  const code = errorCode(error);
+  if (isParseError(code)) return `not HTTP/1.1 (${parserReason(error)})`;
+  return code ?? 'failed';
 }
 
-/** The reason llhttp gives, from undici's "Response does not match the HTTP/1.1 protocol (Invalid header token)". */
-function parserReason(error: Error): string {
-  const m = /\(([^)]*)\)\s*$/.exec(error.message);
-  return oneLine(m?.[1] ?? '', 80);
+/** The reason the parser gives: Node's error carries it as `reason` ("Invalid header value char"). */
+function parserReason(error: unknown): string {
+  const reason = (error as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === 'string' ? oneLine(reason, 80) : '';
 }
 
 /**
- * A failure once the connection was ready (the request may have been written), as undici
+ * A failure once the connection was ready (the request may have been written), as node:http
  * reported it. Timeouts are not handled here: see abortedError.
  */
 export function requestFailureError(error: unknown, ctx: FailureContext, forwardProxy: boolean): TransportError {
   const code = errorCode(error);
   const understood = 'check that the base URL points at the gateway';
-  if ((error instanceof Error && error.name === 'HTTPParserError') || code?.startsWith('HPE_')) {
-    const reason = error instanceof Error ? parserReason(error) : '';
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new TransportError(ExitCode.PROTOCOL, "the gateway's answer could not be understood: its headers are too large", 'maybe-sent', understood, {
+      final: true,
+    });
+  }
+  if (isParseError(code)) {
+    const reason = parserReason(error);
     return new TransportError(
       ExitCode.PROTOCOL,
       `the gateway's answer could not be understood: it is not valid HTTP/1.1${reason ? ` (${reason})` : ''}`,
@@ -225,28 +235,8 @@ export function requestFailureError(error: unknown, ctx: FailureContext, forward
       { final: true },
     );
   }
-  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
-    return new TransportError(
-      ExitCode.PROTOCOL,
-      "the gateway's answer could not be understood: its length does not match its Content-Length header",
-      'maybe-sent',
-      understood,
-      { final: true },
-    );
-  }
-  if (code === 'UND_ERR_HEADERS_OVERFLOW') {
-    return new TransportError(ExitCode.PROTOCOL, "the gateway's answer could not be understood: its headers are too large", 'maybe-sent', understood, {
-      final: true,
-    });
-  }
   const where = forwardProxy && ctx.proxy ? `${proxyName(ctx.proxy)} to the gateway at ${ctx.host}` : `the gateway at ${ctx.host}`;
   return new TransportError(ExitCode.UNAVAILABLE, `the connection to ${where} failed${code ? ` (${code})` : ''}`, 'maybe-sent');
-}
-
-/** Is this undici's headers or body idle timeout (treated like the deadline)? */
-export function isUndiciTimeout(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
 }
 
 /** The proxy wants credentials, or refused the ones given (HTTP 407): nothing went further. */

@@ -132,17 +132,13 @@ function describeFailure(error: unknown, url: URL, options: PostOptions): Descri
   return code === undefined ? { kind: 'failed', message: 'the request failed' } : byCode(code);
 }
 
-/** The first errno-like code along an error's causes (undici wraps the socket's). */
+/** The first errno-like code along an error's causes. */
 function codeOf(error: unknown): string | undefined {
-  let found: string | undefined;
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (typeof code === 'string') {
-      found = code;
-      if (code !== 'UND_ERR_SOCKET') return code;
-    }
+    if (typeof code === 'string') return code;
   }
-  return found;
+  return undefined;
 }
 
 function kindOf(code: string | undefined): PostFailureKind | undefined {
@@ -157,7 +153,6 @@ function kindOf(code: string | undefined): PostFailureKind | undefined {
       return 'unreachable';
     case 'ECONNRESET':
     case 'EPIPE':
-    case 'UND_ERR_SOCKET':
     case 'closed':
       return 'reset';
     default:
@@ -178,7 +173,6 @@ function byCode(code: string): Described {
       return { kind: 'unreachable', message: `the host cannot be reached (${code})` };
     case 'ECONNRESET':
     case 'EPIPE':
-    case 'UND_ERR_SOCKET':
     case 'closed':
       return { kind: 'reset', message: 'the connection was reset' };
     default:

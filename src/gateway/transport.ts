@@ -1,9 +1,9 @@
-// The one HTTP transport (undici) every command goes through. It owns the policy:
+// The one HTTP transport every command goes through (node:http, see http1.ts). It owns the policy:
 // - one deadline per send() (min(now + timeoutMs, notAfter)) covering every phase: TCP connect,
 //   proxy CONNECT, TLS handshake, headers, body, and every retry with its backoff. The deadline
 //   belongs to the send, not to the Transport, so one Transport can serve many sends (polling).
-//   It is a timer of our own that keeps the process alive and settles the send even if undici
-//   never does; connecting has no fixed timeout of its own (see connector.ts);
+//   It is a timer of our own that keeps the process alive and settles the send even if the
+//   exchange never does; connecting has no fixed timeout of its own (see connector.ts);
 // - a cap on response size, enforced while streaming (a larger answer is refused, never buffered);
 // - retries only where safe: read-only requests retry connection errors, 5xx and 429 with
 //   exponential backoff and jitter, or as long as Retry-After asks when that fits before the
@@ -14,21 +14,12 @@
 //   https:// gateways through a CONNECT tunnel, http:// (loopback) ones in absolute form;
 // - failures as TransportError (failures.ts), which says whether the request may have reached the
 //   gateway.
-//
-// Start-up cost: undici's index loads every dispatcher, fetch, websockets, caches and mocks
-// (~45 ms); gw talks to one origin, so it loads only undici's HTTP/1 Client and its request API.
-// undici parses HTTP with llhttp compiled to WebAssembly; V8's optimising tier roughly doubles the
-// process's memory for that compile, so the launcher (bin/gw.cjs) asks V8 for the baseline
-// compiler (Liftoff) only, before anything is compiled: plenty for parsing one small answer. See
-// docs/performance.md.
 import type { Socket } from 'node:net';
-import type { Dispatcher } from 'undici';
-import Client from 'undici/lib/dispatcher/client.js';
-import request from 'undici/lib/api/api-request.js';
 import { abortable } from '../util/abortable.js';
 import { ConfigError, ExitCode, GwError, ProtocolError } from '../errors.js';
 import { scrubSecrets } from '../output/sanitize.js';
 import { openConnection, type ConnectPlan } from './connector.js';
+import { ConnectionPool, type AnswerHead, type Exchanger } from './http1.js';
 import { unsendableHeaderValue } from './header-value.js';
 import { readBody } from './answer-body.js';
 import { describeConnection, type TransportObserver } from './transport-observer.js';
@@ -39,7 +30,6 @@ import {
   connectFailureError,
   failureCode,
   isConnectFailure,
-  isUndiciTimeout,
   proxyAuthError,
   requestFailureError,
   TransportError,
@@ -76,7 +66,7 @@ export interface TransportOptions {
    * Serves the requests instead of connections of our own: the sandbox this process embeds
    * answers in memory (src/sandbox/in-memory.ts). Everything else about a send is the same.
    */
-  dispatcher?: Pick<Dispatcher, 'dispatch'>;
+  exchanger?: Exchanger;
   /** Waits between retries (the factory's clock; tests make it instant). Default: real time. */
   sleep?: Clock['sleep'];
   /** Aborts everything (Ctrl-C). */
@@ -151,7 +141,7 @@ interface Attempt {
   progress: Progress;
 }
 
-/** A request as written: what undici is given, and "POST https://host/path" for log lines. */
+/** A request as written: what the exchange is given, and "POST https://host/path" for log lines. */
 interface Outgoing {
   path: string;
   method: TransportRequest['method'];
@@ -161,7 +151,8 @@ interface Outgoing {
 }
 
 export class Transport {
-  private client: InstanceType<typeof Client> | undefined;
+  /** The connections of our own, created on first use and again after a failure dropped them. */
+  private pool: ConnectionPool | undefined;
   private readonly maxBytes: number;
   private readonly retry: RetryPolicy;
   private readonly plan: ConnectPlan;
@@ -175,8 +166,6 @@ export class Transport {
   private closed = false;
   /** The try in flight, which the connector reports its progress to. */
   private current: { attempt: Attempt; signal: AbortSignal } | undefined;
-  /** Connections of the current Client, still open: a request may be written on one at once. */
-  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly options: TransportOptions) {
     this.maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
@@ -197,23 +186,16 @@ export class Transport {
 
   /**
    * Lets the process exit as soon as the output is written: connections being opened end now, open
-   * ones stop holding the process (unref) and are destroyed on the next turn of the event loop,
-   * with undici's own bookkeeping (erroring what is queued, its events). A finished command does
-   * not wait for that turn (src/main.ts): the system closes them as the process exits. (Destroying
-   * a socket at once would also make Node create process.stderr, for a debug check.)
+   * ones stop holding the process (unref) and are destroyed on the next turn of the event loop. A
+   * finished command does not wait for that turn (src/main.ts): the system closes them as the
+   * process exits. (Destroying a socket at once would also make Node create process.stderr, for a
+   * debug check.)
    */
   async close(): Promise<void> {
     this.closed = true;
     if (this.opening > 0) this.closing.abort();
-    const client = this.client;
-    const sockets = [...this.sockets];
-    this.client = undefined;
-    this.sockets.clear();
-    for (const socket of sockets) socket.unref();
-    setImmediate(() => {
-      for (const socket of sockets) socket.destroy();
-      client?.destroy().catch(noop);
-    }).unref();
+    this.pool?.close();
+    this.pool = undefined;
     return Promise.resolve();
   }
 
@@ -247,39 +229,20 @@ export class Transport {
     return url;
   }
 
-  /** The undici Client, created on first use and again after a failure dropped the previous one. */
-  private dispatcher(): Pick<Dispatcher, 'dispatch'> {
-    if (this.options.dispatcher !== undefined) return this.options.dispatcher;
-    if (this.client !== undefined && !this.client.destroyed) return this.client;
-    const proxy = this.plan.proxy;
-    const origin = this.forward && proxy ? proxyLabel(proxy) : this.options.baseUrl.origin;
-    this.client = new Client(origin, {
-      // Our connector: stages bounded by each send's deadline, failures that say what failed.
-      connect: (_options, callback) => this.connect(callback),
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
-      // An idle connection is kept for the next request (gw status --wait polls every 1 to 5 s): as
-      // long as the server's Keep-Alive hint says, less a second for the request on its way (Node's
-      // servers say 5 s), up to a minute; 10 s when it gives none (nginx, CDNs: they keep idle
-      // connections longer). A read-only request retries a connection the server closed meanwhile.
-      keepAliveTimeout: 10_000,
-      keepAliveTimeoutThreshold: 1000,
-      keepAliveMaxTimeout: 60_000,
-      // Node's default, given here because the bundle's undici does not load node:http to read it.
-      maxHeaderSize: 16 * 1024,
-    });
-    return this.client;
+  /** What this try goes through: the in-memory sandbox, or connections of our own. */
+  private exchanger(): Exchanger {
+    if (this.options.exchanger !== undefined) return this.options.exchanger;
+    this.pool ??= new ConnectionPool((callback) => this.connect(callback));
+    return this.pool;
   }
 
-  /** Drops the Client after a failure: its connection (and any state undici kept) goes with it. */
-  private discardClient(): void {
-    const client = this.client;
-    this.client = undefined;
-    this.sockets.clear();
-    client?.destroy().catch(noop);
+  /** Drops the connections after a failure: none of them is used again. */
+  private discardConnections(): void {
+    this.pool?.discard();
+    this.pool = undefined;
   }
 
-  private connect(callback: (...args: [null, Socket] | [Error, null]) => void): void {
+  private connect(callback: (error: Error | null, socket?: Socket) => void): void {
     const current = this.current;
     const attempt = current?.attempt;
     // A connection asked for after close() ends at once.
@@ -294,15 +257,12 @@ export class Transport {
         (socket) => {
           if (attempt) attempt.progress = 'connected';
           this.observe((o) => o.onConnect?.(describeConnection(socket, this.plan.target.hostname)));
-          this.sockets.add(socket);
-          socket.once('close', () => this.sockets.delete(socket));
-          closeAfterThisTurn(socket);
           callback(null, socket);
         },
         (error: Error) => {
           const { stage, reason } = error as Partial<{ stage: string; reason: string }>;
           if (stage !== undefined && reason !== undefined && reason !== 'aborted') this.observe((o) => o.onConnectFailed?.({ stage, reason }));
-          callback(error, null);
+          callback(error);
         },
       );
   }
@@ -322,7 +282,7 @@ export class Transport {
       throw new TransportError(ExitCode.TEMPFAIL, 'no time was left to send the request to the gateway', 'not-sent', 'raise --timeout');
     }
     // Our own timer, not AbortSignal.timeout(): it keeps the event loop alive, so a send that
-    // undici never settles still ends here, at the deadline, instead of the process exiting early.
+    // never settles still ends here, at the deadline, instead of the process exiting early.
     const expiry = new AbortController();
     const timer = setTimeout(() => expiry.abort(new Error('deadline')), budgetMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, expiry.signal]) : expiry.signal;
@@ -407,10 +367,10 @@ export class Transport {
       body = req.json;
     }
     let path = `${url.pathname}${url.search}`;
+    headers.host = url.host;
     if (this.forward) {
       // As curl sends a request for an http:// URL to a proxy: the absolute URL, the origin's Host.
       path = `${url.origin}${path}`;
-      headers.host = url.host;
       if (this.plan.proxy?.authorization !== undefined) headers['proxy-authorization'] = this.plan.proxy.authorization;
     }
     return { path, method: req.method, headers, body: body ?? null, target: `${req.method} ${url.origin}${url.pathname}` };
@@ -419,23 +379,23 @@ export class Transport {
   /**
    * One try's request and the head of its answer. The connector reports to this try how far it
    * got, which decides whether a failure may have reached the gateway; every failure drops the
-   * Client and is said as a TransportError (gw's own from an in-memory dispatcher as it is).
+   * connections and is said as a TransportError (gw's own from the in-memory sandbox as it is).
    */
-  private async dispatch(out: Outgoing, scope: SendScope, started: number): Promise<Dispatcher.ResponseData> {
-    const inMemory = this.options.dispatcher !== undefined;
-    const attempt: Attempt = { progress: inMemory || this.sockets.size > 0 ? 'connected' : 'queued' };
+  private async dispatch(out: Outgoing, scope: SendScope, started: number): Promise<AnswerHead> {
+    const inMemory = this.options.exchanger !== undefined;
+    const attempt: Attempt = { progress: inMemory || this.pool?.connected === true ? 'connected' : 'queued' };
     if (inMemory) this.observe((o) => o.onConnect?.({}));
     this.current = { attempt, signal: scope.signal };
     try {
-      const pending = request.call(this.dispatcher(), { path: out.path, method: out.method, headers: out.headers, body: out.body, signal: scope.signal });
+      const pending = this.exchanger().exchange({ path: out.path, method: out.method, headers: out.headers, body: out.body }, scope.signal);
       // If the deadline wins the race below, the request's own rejection comes later: not unhandled.
       pending.catch(noop);
       return await abortable(pending, scope.signal);
     } catch (error) {
-      this.discardClient();
-      // gw's own failure from an in-memory dispatcher (the embedded sandbox's journal): as it is.
+      this.discardConnections();
+      // gw's own failure from the in-memory sandbox (its journal): as it is.
       if (error instanceof GwError) throw error;
-      if (scope.signal.aborted || isUndiciTimeout(error)) {
+      if (scope.signal.aborted) {
         this.log(`gw: ${out.target} → aborted after ${Date.now() - started} ms (${describeProgress(attempt.progress)})`);
         throw this.aborted(attempt.progress, scope);
       }
@@ -449,15 +409,15 @@ export class Transport {
   }
 
   /** The answer: its body read within the size limit and the deadline, scrubbed of every key. */
-  private async readAnswer(response: Dispatcher.ResponseData, target: string, started: number, scope: SendScope): Promise<HttpAnswer> {
+  private async readAnswer(response: AnswerHead, target: string, started: number, scope: SendScope): Promise<HttpAnswer> {
     const { statusCode, headers: resHeaders, body: stream } = response;
     const date = resHeaders.date;
     this.observe((o) => o.onResponse?.({ status: statusCode, ...(typeof date === 'string' && { date }), receivedAt: Date.now() }));
-    // undici's body stream turns a bare destroy() into an 'error' event: always give it a listener.
+    // A body stream destroyed with an error emits it: always give it a listener.
     stream.on('error', noop);
     if (this.forward && statusCode === 407 && this.plan.proxy) {
       stream.destroy();
-      this.discardClient();
+      this.discardConnections();
       this.log(`gw: ${target} → 407 from the proxy`);
       throw proxyAuthError(this.plan.proxy);
     }
@@ -466,14 +426,14 @@ export class Transport {
     const keep = this.options.answerLimit;
     if (keep === undefined && Number.isFinite(declared) && declared > this.maxBytes) {
       stream.destroy();
-      this.discardClient();
+      this.discardConnections();
       this.log(`gw: ${target} → ${statusCode}, refused: ${declared} bytes declared`);
       throw this.tooLarge();
     }
     const read: { size: number; kept?: Buffer[] } = { size: 0 };
     let chunks: Buffer[];
     let truncated = false;
-    // undici ends the body on abort too; this makes sure the reading below cannot outlive the deadline.
+    // This makes sure the reading below cannot outlive the deadline.
     const onAbort = (): void => void stream.destroy(new Error('aborted'));
     scope.signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -485,17 +445,16 @@ export class Transport {
         }
         truncated = true;
         // Reading stopped before the end: the connection cannot carry another request.
-        if (body === 'too-large') this.discardClient();
+        if (body === 'too-large') this.discardConnections();
       }
       chunks = body === 'too-large' ? (read.kept ?? []) : body.chunks;
     } catch (error) {
-      this.discardClient();
+      this.discardConnections();
       if (error instanceof GwError) throw error;
       if (scope.signal.aborted) {
         this.log(`gw: ${target} → ${statusCode}, aborted after ${Date.now() - started} ms while reading the body`);
         throw this.aborted('connected', scope);
       }
-      if (isUndiciTimeout(error)) throw this.aborted('connected', scope);
       const failure = withCause(requestFailureError(error, this.ctx, this.forward), error);
       if (failure.exitCode === ExitCode.PROTOCOL) {
         this.log(`gw: ${target} → ${statusCode}, ${failureCode(error)} after ${read.size} bytes`);
@@ -525,26 +484,6 @@ export class Transport {
   private tooLarge(): ProtocolError {
     return new ProtocolError(`the gateway's answer is larger than ${Math.round(this.maxBytes / 1024)} KiB; refused`);
   }
-}
-
-/**
- * undici closes a connection it will not reuse (the gateway asked to close it, or to keep it for
- * less time than undici's margin) by destroying the socket as the answer completes, with an
- * InformationalError. Destroying a socket makes Node create process.stderr (net's _destroy compares
- * the socket with it), about 2 ms when stderr is a pipe, in the middle of a command that otherwise
- * never creates it (src/output/fd-stream.ts). That close waits for the next turn of the event
- * loop instead, as close() does, which a finished command does not wait for: the process exits and
- * the system closes the socket. undici writes nothing more on a connection it is closing, and every
- * other destroy (a failure) happens at once.
- */
-function closeAfterThisTurn(socket: Socket): void {
-  const destroy = socket.destroy;
-  socket.destroy = function (this: Socket, error?: Error): Socket {
-    if ((error as { code?: unknown } | undefined)?.code !== 'UND_ERR_INFO' || this.destroyed) return destroy.call(this, error);
-    this.unref();
-    setImmediate(() => destroy.call(this, error));
-    return this;
-  };
 }
 
 /** A TransportError with the error it was made from as its cause. */

@@ -374,7 +374,7 @@ function answer(res: ServerResponse, status: number, text: string, close: boolea
 
 /** One POST to the application, through gw's one HTTP stack (src/gateway/post.ts): tried once. */
 async function relay(forward: ForwardOptions, body: Buffer, headers: Record<string, string>, signal: AbortSignal): Promise<PostResult> {
-  // Loaded with the first notification to relay: a receiver that relays nothing never loads undici.
+  // Loaded with the first notification to relay: a receiver that relays nothing never loads the HTTP client.
   const { postBytes } = await import('../gateway/post.js');
   return postBytes(forward.url, body, headers, {
     timeoutMs: forward.timeoutMs,

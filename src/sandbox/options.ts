@@ -18,6 +18,13 @@ export interface SandboxOptions {
   host?: string;
   /** Port; default 0 (an ephemeral port). */
   port?: number;
+  /**
+   * false: no HTTP server at all, for a `--sandbox` run that ends as soon as its output is written
+   * (nothing could reach a port before then). It answers only in memory (`dispatcher`), `url` is
+   * http://in-memory.sandbox.invalid, and its answers carry no link into it: QR code and payment
+   * page links are "". Default true.
+   */
+  listen?: boolean;
   /** Merchant API key the sandbox accepts; default SANDBOX_MERCHANT_KEY. */
   merchantKey?: string;
   /** Payout API key the sandbox accepts; default SANDBOX_PAYOUT_KEY. */
@@ -46,7 +53,7 @@ export interface SandboxOptions {
 }
 
 export interface RunningSandbox {
-  /** Base URL, e.g. http://127.0.0.1:43121 (https:// with `tls`; no trailing slash; IPv6 hosts bracketed). */
+  /** Base URL, e.g. http://127.0.0.1:43121 (https:// with `tls`; no trailing slash; IPv6 hosts bracketed); http://in-memory.sandbox.invalid with `listen: false`. */
   url: string;
   /** With `tls`: the file holding the CA certificate (PEM) a client must trust. */
   caFile?: string;
@@ -57,7 +64,7 @@ export interface RunningSandbox {
   gateway: SandboxGateway;
   /** Whether this sandbox serves an operation (by its name in src/operations: "payment information"). */
   serves(operation: string): boolean;
-  /** The same answers in memory, for a transport in this process (undici's dispatcher interface). */
+  /** The same answers in memory, for a transport in this process (the transport's Exchanger, src/gateway/http1.ts). */
   dispatcher: InMemoryDispatcher;
   /** Stops listening and closes every connection, idle keep-alive ones included, and stops every lifecycle timer. Idempotent. */
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 // One helper for the places that wait on work they cannot cancel themselves (a config file's
-// import(), undici's answer, a lazily built client): the wait ends as soon as the command's signal
+// import(), an HTTP answer, a lazily built client): the wait ends as soon as the command's signal
 // aborts, with the signal's reason, whatever the work is still doing.
 
 /** Settles like `work`, or rejects with the signal's reason as soon as it aborts. */

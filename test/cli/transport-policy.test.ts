@@ -2,8 +2,8 @@
 // Reads retry 429/5xx (honouring Retry-After) and succeed; a payment is never sent twice once it
 // may have arrived, and its ambiguous failures say so; one deadline bounds everything; plain http
 // to a non-loopback host is refused before connecting; what gw sends is exactly what the interface
-// says (and the rate request carries no key). Interim 1xx answers and malformed HTTP framing need
-// the built bundle (it patches undici): test/e2e/transport-policy.test.ts.
+// says (and the rate request carries no key). Interim 1xx answers and malformed HTTP framing through
+// the built binary: test/e2e/transport-policy.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, runGw as gw, type CliResult as GwResult } from '../support/cli.js';
 import {

@@ -79,8 +79,7 @@ describe('the code cache', () => {
     const renewed = readFileSync(full);
     expect(renewed.equals(Buffer.alloc(4096, 0x5a))).toBe(false);
     expect(statSync(full).size).toBeGreaterThan(10_000);
-    // Made after a run that compiled undici's HTTP parser (under a V8 flag of its own), the new
-    // cache is one V8 accepts: the next run keeps it instead of writing it again.
+    // The new cache is one V8 accepts: the next run keeps it instead of writing it again.
     const renewedFile = statSync(full).ino;
     expect((await run(RATE)).exitCode).toBe(0);
     expect(statSync(full).ino).toBe(renewedFile);

@@ -1,5 +1,5 @@
 // The transport policy seen from outside, with the built binary (what the in-process suite,
-// test/cli/transport-policy.test.ts, cannot show): the bundle's undici patch reads interim 1xx
+// test/cli/transport-policy.test.ts, cannot show): the built binary reads past interim 1xx
 // answers, malformed framing is exit 76, and a whole process ends at its deadline.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gw, type GwResult } from '../support/gw.js';

@@ -135,8 +135,8 @@ describe('abortedError: the deadline or Ctrl-C, by how far the request got', () 
 });
 
 describe('requestFailureError: failures once the request may have been written', () => {
-  const parserError = (reason: string): Error =>
-    Object.assign(new Error(`Response does not match the HTTP/1.1 protocol (${reason})`), { name: 'HTTPParserError' });
+  // As node:http's parser reports it: an llhttp code, and its reason.
+  const parserError = (reason: string): Error => Object.assign(new Error(`Parse Error: ${reason}`), { code: 'HPE_INVALID_CONSTANT', reason });
 
   it.each(['Invalid header token', 'Invalid character in chunk size', 'Expected HTTP/, RTSP/ or ICE/'])(
     'malformed framing (%s) → exit 76, maybe-sent, final',
@@ -149,15 +149,16 @@ describe('requestFailureError: failures once the request may have been written',
     },
   );
 
-  it('a Content-Length that does not match → exit 76', () => {
-    const error = requestFailureError(Object.assign(new Error('x'), { code: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' }), DIRECT, false);
+  it('headers larger than the parser takes → exit 76, "too large", final', () => {
+    const error = requestFailureError(Object.assign(new Error('Parse Error: Header overflow'), { code: 'HPE_HEADER_OVERFLOW' }), DIRECT, false);
     expect(error).toMatchObject({ exitCode: ExitCode.PROTOCOL, delivery: 'maybe-sent', final: true });
+    expect(error.message).toBe("the gateway's answer could not be understood: its headers are too large");
   });
 
   it('a connection reset after sending → exit 69, maybe-sent, retryable for reads', () => {
-    const error = requestFailureError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }), DIRECT, false);
+    const error = requestFailureError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), DIRECT, false);
     expect(error).toMatchObject({ exitCode: ExitCode.UNAVAILABLE, delivery: 'maybe-sent', final: false });
-    expect(error.message).toBe('the connection to the gateway at api.gateway.example:8443 failed (UND_ERR_SOCKET)');
+    expect(error.message).toBe('the connection to the gateway at api.gateway.example:8443 failed (ECONNRESET)');
   });
 });
 

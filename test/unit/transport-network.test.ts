@@ -2,8 +2,7 @@
 // (and notAfter caps it), connection stages that stall end at the deadline as not-sent, TLS
 // failures are reported once and never retried, proxies (CONNECT tunnel for https://, absolute
 // form for http://) with their refusals, interim 1xx answers, and malformed HTTP framing.
-// (The end-to-end suites test the same through the built binary; the 100 Continue case only there,
-// because the bundle carries the undici patch for it.)
+// (The end-to-end suites test the same through the built binary.)
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -96,7 +95,7 @@ describe('a connection the gateway keeps open only briefly', () => {
       req.resume();
       req.on('end', () => res.end('{"result":100,"message":"OK"}'));
     });
-    // "Keep-Alive: timeout=1": less than undici's margin, so undici closes the connection after the answer.
+    // "Keep-Alive: timeout=1": not more than gw's margin of a second, so gw closes the connection after the answer.
     server.keepAliveTimeout = 1000;
     server.on('connection', (socket: Socket) => {
       const entry = { ended: false, closed: new Promise<void>((resolve) => socket.once('close', () => resolve())) };

@@ -1,0 +1,180 @@
+// HTTP/1.1 exchanges for the transport, on Node's own client (node:http), over the connections
+// gw's connector opens (connector.ts). One request at a time per connection, and one connection
+// kept between requests where the gateway keeps it alive:
+// - for as long as the gateway's Keep-Alive hint says, less a second for the request on its way
+//   (Node's servers say 5 s), up to a minute; 10 s when it gives none (nginx, CDNs keep idle
+//   connections longer); not at all when the hint is a second or less, or it says close;
+// - a connection is never reused after a failure: every failure destroys it.
+// node:http and not undici: node:http's parser is Node's own, native; undici's is WebAssembly,
+// whose compile and first run cost every gw process about 6 ms and 4 MB at start-up
+// (docs/performance.md, docs/libraries.md). What the transport needs from either is one exchange:
+// a request written, the head of its answer, and its body as a stream.
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex, Readable } from 'node:stream';
+
+/** A request as it goes on the wire: the path (absolute through a forward proxy), headers (Host included), body. */
+export interface OutgoingRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Uint8Array | string | null;
+}
+
+/** The head of an answer, and its body still to be read. Header names in lower case. */
+export interface AnswerHead {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
+/**
+ * What the transport sends requests through: connections of its own (ConnectionPool), or the
+ * embedded sandbox answering in memory (src/sandbox/in-memory.ts). The promise rejects with the
+ * signal's reason, or the failure, and the body's stream fails as a socket's would.
+ */
+export interface Exchanger {
+  exchange(request: OutgoingRequest, signal: AbortSignal): Promise<AnswerHead>;
+}
+
+/** Opens a connection ready for HTTP (TCP, proxy tunnel and TLS done), or fails. */
+export type OpenConnection = (callback: (error: Error | null, socket?: Socket) => void) => void;
+
+/** The longest answer head read; a larger one is a protocol error (HPE_HEADER_OVERFLOW). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+const DEFAULT_IDLE_MS = 10_000;
+const MAX_IDLE_MS = 60_000;
+const HINT_MARGIN_MS = 1000;
+
+/** How long an idle connection may be kept after this answer: 0 for not at all. */
+export function idleMsAfter(keepAliveHeader: string | string[] | undefined): number {
+  const value = Array.isArray(keepAliveHeader) ? keepAliveHeader.join(', ') : keepAliveHeader;
+  const hint = value === undefined ? undefined : /(?:^|[\s,;])timeout\s*=\s*"?(\d{1,9})/i.exec(value)?.[1];
+  if (hint === undefined) return DEFAULT_IDLE_MS;
+  return Math.max(0, Math.min(MAX_IDLE_MS, Number(hint) * 1000 - HINT_MARGIN_MS));
+}
+
+/** Node's agent with gw's connector and keep-alive rules: one connection to the one origin. */
+class GatewayAgent extends http.Agent {
+  /** Idle time allowed after each socket's last answer, set as the answer's head arrives. */
+  readonly idleMs = new WeakMap<Socket, number>();
+
+  constructor(private readonly open: OpenConnection) {
+    super({ keepAlive: true, maxSockets: 1, maxFreeSockets: 1, scheduling: 'lifo' });
+  }
+
+  // Node's agent waits for the callback when this returns nothing (an asynchronous connection).
+  override createConnection(_options: http.ClientRequestArgs, callback?: (error: Error | null, stream: Duplex) => void): undefined {
+    this.open((error, socket) => (error ? callback?.(error, undefined as unknown as Duplex) : callback?.(null, socket as Socket)));
+    return undefined;
+  }
+
+  override keepSocketAlive(socket: Socket): boolean {
+    const idle = this.idleMs.get(socket) ?? 0;
+    if (idle <= 0) return false;
+    socket.unref();
+    // The agent destroys a free socket whose timeout fires (and clears it when it is reused).
+    socket.setTimeout(idle);
+    return true;
+  }
+
+  override reuseSocket(socket: Socket, request: http.ClientRequest): void {
+    super.reuseSocket(socket, request);
+    socket.setTimeout(0);
+  }
+}
+
+/** The transport's own connections: node:http over the connector, at most one open at a time. */
+export class ConnectionPool implements Exchanger {
+  private readonly agent: GatewayAgent;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(open: OpenConnection) {
+    this.agent = new GatewayAgent((callback) =>
+      open((error, socket) => {
+        if (error || socket === undefined) return callback(error ?? new Error('no connection'));
+        this.sockets.add(socket);
+        socket.once('close', () => this.sockets.delete(socket));
+        closeAfterThisTurn(socket);
+        callback(null, socket);
+      }),
+    );
+  }
+
+  /** Whether a connection is open now (a request sent now may go out on it at once). */
+  get connected(): boolean {
+    return this.sockets.size > 0;
+  }
+
+  exchange(request: OutgoingRequest, signal: AbortSignal): Promise<AnswerHead> {
+    return new Promise((resolve, reject) => {
+      // Always framed by Content-Length: node:http would send a GET's body unframed.
+      const headers = request.body === null ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
+      const req = http.request({
+        agent: this.agent,
+        // The agent's connections all go to the one origin; host and port only name its pool.
+        host: 'gateway',
+        method: request.method,
+        path: request.path,
+        headers,
+        setHost: false,
+        maxHeaderSize: MAX_HEADER_BYTES,
+        signal,
+      });
+      let answer: IncomingMessage | undefined;
+      req.on('error', (error) => {
+        // After the head: the body's stream fails with it (a malformed chunk is the parser's
+        // error, not the connection closing that follows it).
+        if (answer !== undefined && !answer.complete) answer.destroy(error);
+        reject(error);
+      });
+      req.once('response', (res) => {
+        answer = res;
+        const socket = res.socket;
+        if (socket) this.agent.idleMs.set(socket, /\bclose\b/i.test(String(res.headers.connection ?? '')) ? 0 : idleMsAfter(res.headers['keep-alive']));
+        resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res });
+      });
+      if (request.body === null) req.end();
+      else req.end(request.body);
+    });
+  }
+
+  /**
+   * Lets the process exit as soon as the output is written: open connections stop holding it
+   * (unref) and are destroyed on the next turn of the event loop, which a finished command does
+   * not wait for (src/main.ts).
+   */
+  close(): void {
+    for (const socket of this.sockets) {
+      socket.unref();
+      socket.destroy();
+    }
+    this.sockets.clear();
+  }
+
+  /** Drops every connection at once, after a failure: none is reused. */
+  discard(): void {
+    const sockets = [...this.sockets];
+    this.sockets.clear();
+    for (const socket of sockets) socket.destroy(new Error('discarded'));
+  }
+}
+
+/**
+ * A connection closed without an error (the gateway asked to close it, its idle time is over, or
+ * gw is done) is destroyed on the next turn of the event loop, not at once: destroying a socket
+ * makes Node create process.stderr (net's _destroy compares the socket with it), about 2 ms when
+ * stderr is a pipe, in the middle of a command that otherwise never creates it
+ * (src/output/fd-stream.ts). A finished command does not wait for that turn: the process exits
+ * and the system closes the socket. Every destroy with an error (a failure) happens at once.
+ */
+function closeAfterThisTurn(socket: Socket): void {
+  const destroy = socket.destroy;
+  socket.destroy = function (this: Socket, error?: Error): Socket {
+    if (error !== undefined || this.destroyed) return destroy.call(this, error);
+    this.unref();
+    setImmediate(() => destroy.call(this)).unref();
+    return this;
+  };
+}
