@@ -99,7 +99,7 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
         );
       }
       if (generated) request.orderId = randomOrderId(f.clock.now());
-      return runF({
+      const options: PayOptions = {
         ...waitContext(f),
         request,
         qr: qrChoice(flags.qr),
@@ -111,7 +111,10 @@ export function newCmdPay(f: Factory, runF: (opts: PayOptions) => Promise<void> 
         clear: flags.clear !== false,
         redraw: f.globals.verbose !== true,
         receipt: receiptRequestOf(flags, flags.wait === true || flags.waitTimeout !== undefined, flags.qrOut, () => f.config()),
-      });
+      };
+      // Without --wait gw ends as it prints the payment: no other client could reach a --sandbox port in time.
+      if (options.wait !== true) f.sandboxNeedsNoPort();
+      return runF(options);
     });
   return withHelp(command, {
     examples: [

@@ -7,7 +7,7 @@ import type { Api } from '../operations/codec.js';
 import type { CreatedPayment } from '../operations/create-payment.js';
 import { matchNetwork } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
-import { fail, ok, type Answer } from './envelopes.js';
+import { fail, ok, sandboxLink, type Answer } from './envelopes.js';
 import { compareToInt, integerValue, isHttpUrl, isPositive, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
 import { DEFAULT_SETTLE_SECONDS, expiresAt, outcomeOf } from './lifecycle.js';
 import type { PaymentLifecycles } from './live.js';
@@ -19,8 +19,8 @@ import { MAX_AMOUNT_DIGITS } from './track-id.js';
 export interface CreateSettings {
   /** Current time in milliseconds. */
   now: () => number;
-  /** Base URL of the running sandbox (no trailing slash), used for QR code links. */
-  baseUrl: () => string;
+  /** Base URL of the running sandbox (no trailing slash), for QR code and payment page links; undefined when it does not listen (no links then). */
+  baseUrl: () => string | undefined;
   /** Seconds from creation to a payment's final state; default DEFAULT_SETTLE_SECONDS. */
   settleSeconds?: number;
 }
@@ -167,7 +167,7 @@ export function createPayment(
     orderId: payment.orderId,
     underPaidCover,
     rate,
-    QRCode: `${settings.baseUrl()}/qr/${trackId}.png`,
+    QRCode: sandboxLink(settings.baseUrl(), `/qr/${trackId}.png`),
     expiredAt: payment.expiredAt,
     createdAt: payment.createdAt,
   });

@@ -28,6 +28,14 @@ export interface Failure {
 export type Answer<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
 export const ok = <T>(value: T): Answer<T> => ({ ok: true, value });
+
+/**
+ * A link into the sandbox (its QR images, its payment page): `path` on its base URL, or "" when it
+ * has none, as a `--sandbox` run that does not listen (server.ts): no link that can never work.
+ */
+export function sandboxLink(baseUrl: string | undefined, path: string): string {
+  return baseUrl === undefined ? '' : `${baseUrl}${path}`;
+}
 export const fail = (result: number, message: string, key?: string): Answer<never> => ({
   ok: false,
   failure: { result, message, ...(key !== undefined && { key }) },

@@ -75,8 +75,8 @@ export interface GatewayConfig {
   generalKey?: string;
   /** Current time in milliseconds. */
   now: () => number;
-  /** Base URL of the running sandbox (no trailing slash), used for QR code links. */
-  baseUrl: () => string;
+  /** Base URL of the running sandbox (no trailing slash), for QR code and payment page links; undefined when it does not listen (no links then). */
+  baseUrl: () => string | undefined;
   /** Seconds from creation to a payment's final state; default DEFAULT_SETTLE_SECONDS. */
   settleSeconds?: number;
   /** Where payments are recorded for later processes (`--sandbox` runs); none by default. */

@@ -13,7 +13,7 @@
 import { isFiat } from '../domain/payment-rules.js';
 import type { CreatedInvoice } from '../operations/create-invoice.js';
 import { deriveSandboxAddress } from './addresses.js';
-import { fail, ok, type Answer } from './envelopes.js';
+import { fail, ok, sandboxLink, type Answer } from './envelopes.js';
 import { field, isHttpUrl, isPositive, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
 import { DEFAULT_SETTLE_SECONDS, expiresAt, outcomeOf, type Outcome, type SandboxStatus } from './lifecycle.js';
 import type { PaymentLifecycles } from './live.js';
@@ -131,7 +131,7 @@ export function createInvoice(store: PaymentStore, lifecycles: PaymentLifecycles
   payment.expiredAt = expiresAt(planOf(payment));
   store.add(payment);
   lifecycles.start(payment);
-  return ok({ trackId: payment.trackId, paymentUrl: `${settings.baseUrl()}/pay/${payment.trackId}`, expiredAt: payment.expiredAt, createdAt });
+  return ok({ trackId: payment.trackId, paymentUrl: sandboxLink(settings.baseUrl(), `/pay/${payment.trackId}`), expiredAt: payment.expiredAt, createdAt });
 }
 
 /** What the page shows of a link now. */

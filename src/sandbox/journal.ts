@@ -29,7 +29,6 @@
 // - Unusable is an error, not an empty journal: a file past MAX_FILE_BYTES, or a line that is not
 //   an entry, raises JournalError (exit 78, one line naming the file and what to do). A last line
 //   without its line end (a write under way, or one cut short by a crash) is left out.
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -275,7 +274,11 @@ export class SandboxJournal {
       if (lstatSync(this.file).ino !== inode) return; // Rotated by another process already.
       // Microseconds of the wall clock, which every process shares.
       const stamp = String(Math.round((performance.timeOrigin + performance.now()) * 1000)).padStart(19, '0');
-      renameSync(this.file, `${this.file}.${stamp}-${randomBytes(4).toString('hex')}`);
+      // A random suffix against two processes' equal stamps (no secret: Math.random, not node:crypto).
+      const suffix = Math.floor(Math.random() * 0x1_0000_0000)
+        .toString(16)
+        .padStart(8, '0');
+      renameSync(this.file, `${this.file}.${stamp}-${suffix}`);
       this.#prune();
     } catch {
       // Best effort: the next append tries again.

@@ -20,9 +20,8 @@ import { systemClock, type Clock } from '../util/clock.js';
 import type { PostResult } from '../gateway/post.js';
 import type { ProxyEnv } from '../gateway/proxy.js';
 import { isAcknowledged } from '../notifications/acknowledge.js';
-import { buildNotification, type Notification } from '../notifications/payload.js';
+import type { Notification } from '../notifications/payload.js';
 import { defaultType, type NotificationStyle, type NotificationType } from '../notifications/types.js';
-import { SIGNATURE_HEADER_NAME, signBody } from '../notifications/signature.js';
 import type { PaymentChange, PaymentSnapshot, SandboxEvents } from './events.js';
 import type { SandboxStatus, TriggerState } from './lifecycle.js';
 import { payoutsOf, type PayoutChange } from './payouts.js';
@@ -99,12 +98,33 @@ export interface DeliveryLogEntry {
 /** What the first attempt of a delivery gave, for the control routes (trigger, resend). */
 export type DeliveryOutcome = Omit<DeliveryLogEntry, 'at'>;
 
+/** A notification's exact bytes and their signature. */
+interface Signed {
+  body: string;
+  hmac: string;
+}
+
 interface Sent {
   snapshot: PaymentSnapshot;
-  notification: Notification;
-  hmac: string;
+  style: NotificationStyle;
+  type: NotificationType;
+  /** Made once the signing modules are loaded (signing()); its rejection is handled where it is awaited. */
+  signed: Promise<Signed>;
   /** Settles with the first attempt's outcome (never rejects). */
   first: Promise<DeliveryOutcome>;
+}
+
+type SigningModules = [typeof import('../notifications/payload.js'), typeof import('../notifications/signature.js')];
+let signingModules: Promise<SigningModules> | undefined;
+
+/**
+ * The modules that build and sign a notification, loaded with the first notification to send: they
+ * load node:crypto, which a `--sandbox` run whose payments have no callbackUrl never needs.
+ * A payment's notifications still go out in the order of its changes (#start).
+ */
+function signing(): Promise<SigningModules> {
+  signingModules ??= Promise.all([import('../notifications/payload.js'), import('../notifications/signature.js')]);
+  return signingModules;
 }
 
 /** A versioned notification's `type` names the kind of payment (docs/gateway.md §7, §10); the legacy style says `payment` for all. */
@@ -164,7 +184,8 @@ export class NotificationDelivery {
     if (this.#stop.signal.aborted || change.callbackUrl === '' || change.payoutKey === '') return;
     // What delivery reads of a payment's snapshot: its track id, status word and callback URL.
     const snapshot = { trackId: change.trackId, gatewayStatus: change.status, callbackUrl: change.callbackUrl } as unknown as PaymentSnapshot;
-    this.#start(snapshot, { style: 'v1', type: 'payout', body: change.body }, signBody(change.payoutKey, change.body), false);
+    const signed = signing().then(([, { signBody }]) => ({ body: change.body, hmac: signBody(change.payoutKey, change.body) }));
+    this.#start(snapshot, 'v1', 'payout', signed, false);
   }
 
   /** A change happened: notify the payment's callbackUrl, if it has one. */
@@ -172,17 +193,20 @@ export class NotificationDelivery {
     const snapshot = change.payment;
     if (this.#stop.signal.aborted || snapshot.callbackUrl === '') return;
     const style = snapshot.api ?? 'legacy';
+    const type = notificationType(snapshot, style);
     // Payment notifications (every type but payout) are signed with the merchant key.
-    const notification = buildNotification(snapshot, style, notificationType(snapshot, style));
-    const hmac = signBody(this.#merchantKey, notification.body);
-    this.#start(snapshot, notification, hmac, false);
+    const signed = signing().then(([{ buildNotification }, { signBody }]) => {
+      const { body } = buildNotification(snapshot, style, type);
+      return { body, hmac: signBody(this.#merchantKey, body) };
+    });
+    this.#start(snapshot, style, type, signed, false);
   }
 
   /** Sends the payment's latest notification again (same bytes, same signature); undefined when none was sent. */
   resend(trackId: string): Promise<DeliveryOutcome> | undefined {
     const last = this.#latest.get(trackId);
     if (last === undefined || this.#stop.signal.aborted) return undefined;
-    return this.#start(last.snapshot, last.notification, last.hmac, true).first;
+    return this.#start(last.snapshot, last.style, last.type, last.signed, true).first;
   }
 
   /** The first attempt of the payment's latest notification; undefined when there is none. */
@@ -207,13 +231,15 @@ export class NotificationDelivery {
     await Promise.allSettled([...this.#running]);
   }
 
-  #start(snapshot: PaymentSnapshot, notification: Notification, hmac: string, resend: boolean): Sent {
+  #start(snapshot: PaymentSnapshot, style: NotificationStyle, type: NotificationType, signed: Promise<Signed>, resend: boolean): Sent {
     // One payment's notifications go out in order: this one's first attempt waits for the
     // previous one's (its retries do not hold the next notification back).
     const previous = this.#latest.get(snapshot.trackId)?.first;
     let settleFirst: (outcome: DeliveryOutcome) => void = () => undefined;
     const first = new Promise<DeliveryOutcome>((resolve) => (settleFirst = resolve));
-    const sent: Sent = { snapshot, notification, hmac, first };
+    // Awaited in #deliver; a notification not sent (below) never awaits it.
+    signed.catch(() => undefined);
+    const sent: Sent = { snapshot, style, type, signed, first };
     this.#latest.set(snapshot.trackId, sent);
     const running = this.#deliver(sent, resend, previous, settleFirst).catch(() => undefined);
     this.#running.add(running);
@@ -222,13 +248,13 @@ export class NotificationDelivery {
   }
 
   async #deliver(sent: Sent, resend: boolean, previous: Promise<unknown> | undefined, settleFirst: (o: DeliveryOutcome) => void): Promise<void> {
-    const { snapshot, notification, hmac } = sent;
+    const { snapshot } = sent;
     const attempts = this.#delays.length + 1;
     const base = {
       trackId: snapshot.trackId,
       status: snapshot.gatewayStatus,
-      style: notification.style,
-      type: notification.type,
+      style: sent.style,
+      type: sent.type,
       url: snapshot.callbackUrl,
       attempts,
       resend,
@@ -265,6 +291,15 @@ export class NotificationDelivery {
       report(outcome);
       return settleFirst(outcome);
     }
+    let signed: Signed;
+    let header: string;
+    try {
+      [signed, [, { SIGNATURE_HEADER_NAME: header }]] = await Promise.all([sent.signed, signing()]);
+    } catch {
+      const outcome: DeliveryOutcome = { ...base, attempt: 0, result: 'not-sent', error: 'the notification could not be made' };
+      report(outcome);
+      return settleFirst(outcome);
+    }
     if (previous !== undefined) await previous;
     const signal = this.#stop.signal;
     for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -275,13 +310,15 @@ export class NotificationDelivery {
           return; // closed
         }
       }
-      if (signal.aborted) break;
+      // A notification with none before it goes out as the change happens: close() just after the
+      // change (a `--sandbox` run ending) still gives it the grace, even while it was being signed.
+      if (signal.aborted && (attempt > 1 || previous !== undefined)) break;
       let result: PostResult;
       try {
         result = await this.#post(
           url,
-          notification.body,
-          { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: hmac, 'user-agent': 'gw-sandbox' },
+          signed.body,
+          { 'content-type': 'application/json', [header]: signed.hmac, 'user-agent': 'gw-sandbox' },
           { timeoutMs: this.#timeoutMs, signal: this.#cut.signal },
         );
       } catch {

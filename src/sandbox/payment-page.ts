@@ -8,7 +8,8 @@
 // The page loads nothing: no script, no image, no font, no style sheet from anywhere. Its Content
 // Security Policy allows only its one inline style block (by hash) and forms posted to itself;
 // every text in it is HTML-escaped.
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type { GatewayReply } from './envelopes.js';
 import type { SandboxGateway } from './gateway.js';
 import { PAYER_ACTIONS, type LinkView, type PayerAction } from './invoices.js';
@@ -26,10 +27,17 @@ fieldset{border:1px solid #999;border-radius:4px}label{display:block;padding:.2r
 button{font-size:1rem;margin:.3rem .5rem .3rem 0;padding:.4rem .8rem}
 .qr svg{width:16rem;height:auto;display:block}.status{font-weight:bold}`;
 
-const STYLE_HASH = createHash('sha256').update(CSS).digest('base64');
+let csp: string | undefined;
 
-/** Allows nothing but its own inline style and forms posted to itself. */
-export const PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+/**
+ * The page's Content Security Policy: nothing but its own inline style (by hash) and forms posted
+ * to itself. Made when a page is first served, not as every `--sandbox` run loads this module, with
+ * the sha256 the sandbox's addresses use (node:crypto is not loaded for it).
+ */
+export function pageCsp(): string {
+  csp ??= `default-src 'none'; style-src 'sha256-${Buffer.from(sha256(utf8ToBytes(CSS))).toString('base64')}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  return csp;
+}
 
 const STATUS_WORDS: Record<SandboxStatus, string> = {
   new: 'Choose a coin to pay with',
@@ -63,7 +71,7 @@ ${body}
     body: Buffer.from(html, 'utf8'),
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': PAGE_CSP,
+      'content-security-policy': pageCsp(),
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',

@@ -12,7 +12,6 @@
 // (timers, unref'd, cancelled by close()); notify.ts delivers them, type `payout`, signed with the
 // PAYOUT key (docs/gateway.md §13), the v1 fields track_id, type, status, tx_hash, address,
 // amount, value, currency, network, description, date.
-import { randomInt } from 'node:crypto';
 import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -31,6 +30,7 @@ import { fail, ok, type Answer } from './envelopes.js';
 import { usdPrice } from './prices.js';
 import { isHttpUrl, isPositive, readId, readInteger, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
 import { offerings } from './store.js';
+import { randomTrackNumber } from './track-id.js';
 import { readSandboxFile } from './journal.js';
 
 /** A description ending in this makes the payout end `rejected`. */
@@ -280,7 +280,7 @@ export class SandboxPayouts {
     const memo = readString(fields, 'memo');
     const description = readString(fields, 'description');
     const payout: SandboxPayout = {
-      trackId: String(randomInt(100_000_000, 1_000_000_000)),
+      trackId: randomTrackNumber(),
       address: address.value,
       currency: currency.value,
       network: offering.network,

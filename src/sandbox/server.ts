@@ -1,9 +1,14 @@
 // The sandbox's HTTP server (node:http): reads each request's body within bounds and sends the
 // reply that serve.ts makes. Statuses and envelopes are serve.ts's; this file only carries them.
 // The same sandbox also answers in memory (in-memory.ts), for the gw process that embeds it.
+//
+// `listen: false` (a `--sandbox` run that ends as soon as its output is written, docs/sandbox.md)
+// makes no server at all: nothing could reach its port before the process ends, and listening is
+// what loads Node's cluster, child_process, dgram and dns modules (and node:http its server). Its
+// answers then carry no link into it (envelopes.ts sandboxLink), and its URL names no machine.
 
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors.js';
@@ -21,6 +26,11 @@ import { SANDBOX_GENERAL_KEY, SANDBOX_MERCHANT_KEY, SANDBOX_PAYOUT_KEY, type Run
 const DRAIN_LIMIT = 16 * 1024 * 1024;
 /** How long close() lets in-flight requests finish before cutting their connections. */
 const CLOSE_GRACE_MS = 250;
+/**
+ * The URL of a sandbox that does not listen: its requests are this process's own, answered in
+ * memory. `.invalid` is reserved (RFC 6761): no name lookup answers it, so nothing is ever sent there.
+ */
+export const IN_MEMORY_URL = 'http://in-memory.sandbox.invalid';
 
 export async function startSandboxServer(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
@@ -28,13 +38,14 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   const payoutKey = options.payoutKey ?? SANDBOX_PAYOUT_KEY;
   const generalKey = options.generalKey ?? SANDBOX_GENERAL_KEY;
   const routes = sandboxRoutes();
+  const listens = options.listen !== false;
   let url = '';
   const gateway = new SandboxGateway({
     merchantKey,
     payoutKey,
     generalKey,
     now: options.now ?? Date.now,
-    baseUrl: () => url,
+    baseUrl: () => (listens ? url : undefined),
     ...(options.settleSeconds !== undefined && { settleSeconds: options.settleSeconds }),
     ...(options.journal !== undefined && {
       journal: new SandboxJournal(options.journal, options.journalNotice === undefined ? {} : { onNotice: options.journalNotice }),
@@ -47,30 +58,17 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   delivery.listen(gateway.events);
   attachNotifications(gateway, { delivery, control: gateway, merchantKey });
 
-  const listener: RequestListener = (req, res) => {
-    handle(gateway, routes, req, res).catch((error: unknown) => internalError(req, res, error));
-  };
-  const server = options.tls === undefined ? createServer(listener) : await httpsServer(options.tls.caFile, listener);
-  // A malformed request line or headers: answer 400 when the socket still can, never throw.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error): void => reject(error);
-    server.once('error', onError);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', onError);
-      resolve();
+  let server: Server | undefined;
+  if (listens) {
+    server = await listenOn(host, options.port ?? 0, options.tls, (req, res) => {
+      handle(gateway, routes, req, res).catch((error: unknown) => internalError(req, res, error));
     });
-  });
-  // Errors after listening (e.g. EMFILE on accept) must not crash the process.
-  server.on('error', () => {});
-
-  const address = server.address() as AddressInfo;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  url = `${options.tls === undefined ? 'http' : 'https'}://${urlHost}:${address.port}`;
+    const address = server.address() as AddressInfo;
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    url = `${options.tls === undefined ? 'http' : 'https'}://${urlHost}:${address.port}`;
+  } else {
+    url = IN_MEMORY_URL;
+  }
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -78,15 +76,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     closing ??= Promise.all([
       // Deliveries on the wire get the same grace as requests in flight.
       delivery.close(CLOSE_GRACE_MS),
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-        timer.unref();
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }),
+      server === undefined ? undefined : closeServer(server),
     ]).then(() => undefined);
     return closing;
   };
@@ -112,6 +102,40 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     dispatcher,
     close,
   };
+}
+
+/** The server, listening (HTTPS with `tls`); node:http is loaded only here. */
+async function listenOn(host: string, port: number, tls: SandboxOptions['tls'], listener: RequestListener): Promise<Server> {
+  const server = tls === undefined ? (await import('node:http')).createServer(listener) : await httpsServer(tls.caFile, listener);
+  // A malformed request line or headers: answer 400 when the socket still can, never throw.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  // Errors after listening (e.g. EMFILE on accept) must not crash the process.
+  server.on('error', () => {});
+  return server;
+}
+
+/** Stops listening; requests in flight get CLOSE_GRACE_MS, then their connections are cut. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /**

@@ -19,7 +19,7 @@ import type { RevokedAnswer } from '../operations/static-address-revoke.js';
 import { matchNetwork, type NetworkId } from '../payment-uri/index.js';
 import { deriveSandboxAddress } from './addresses.js';
 import type { DepositKind } from './deposit-kinds.js';
-import { fail, ok, type Answer } from './envelopes.js';
+import { fail, ok, sandboxLink, type Answer } from './envelopes.js';
 import { isHttpUrl, isPositive, readId, readInteger, readNumeric, readString, readSymbol, type RequestFields } from './fields.js';
 import { readSandboxFile } from './journal.js';
 import { DEFAULT_SETTLE_SECONDS, expiresAt, type Outcome } from './lifecycle.js';
@@ -60,7 +60,8 @@ const MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** What the static addresses need of the gateway's configuration. */
 export interface StaticAddressSettings {
   now: () => number;
-  baseUrl: () => string;
+  /** Undefined when the sandbox does not listen: no QR link then. */
+  baseUrl: () => string | undefined;
   settleSeconds?: number;
   /** The payment journal: the addresses are kept in a file beside it, and what could not be kept is told through it. */
   journal?: { readonly file: string; notice(line: string): void };
@@ -124,7 +125,7 @@ export class StaticAddressBook {
           networkId,
           address: v.address,
           memo: typeof v.memo === 'string' ? v.memo : '',
-          QRCode: `${this.settings.baseUrl()}/qr/${v.trackId}.png`,
+          QRCode: sandboxLink(this.settings.baseUrl(), `/qr/${v.trackId}.png`),
           callbackUrl: '',
           email: '',
           orderId: typeof v.orderId === 'string' ? v.orderId : '',
@@ -196,7 +197,7 @@ export class StaticAddressBook {
       address,
       memo: MEMO_NETWORKS.has(networkId) ? trackId : '',
       // Its QR image, served as a payment's is (gateway.ts qrImage): the coin URI without an amount.
-      QRCode: `${this.settings.baseUrl()}/qr/${trackId}.png`,
+      QRCode: sandboxLink(this.settings.baseUrl(), `/qr/${trackId}.png`),
       callbackUrl: callbackUrl.kind === 'ok' ? callbackUrl.value : '',
       ...echoed,
       date: Math.floor(this.settings.now() / 1000),

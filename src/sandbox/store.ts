@@ -3,7 +3,6 @@
 // before carries itself (track-id.ts). What a payment is (`SandboxPayment`) and how it is priced
 // are here too; what happens to it over time is live.ts's business.
 
-import { randomInt } from 'node:crypto';
 import { isFiat } from '../domain/payment-rules.js';
 import { multiplyRounded } from '../money/decimal.js';
 import type { Api } from '../operations/codec.js';
@@ -13,7 +12,7 @@ import type { JournalEntry, JournalRecord, SandboxJournal } from './journal.js';
 import { expiresAt, OUTCOMES, outcomeOf, type LifecyclePlan, type Outcome } from './lifecycle.js';
 import { SANDBOX_OFFERINGS } from './offerings.js';
 import { displayDecimals, exchangeRate, isKnownCurrency } from './prices.js';
-import { decodeTrackId } from './track-id.js';
+import { decodeTrackId, randomTrackNumber } from './track-id.js';
 import type { PaymentTerms } from '../operations/values.js';
 
 export type Offering = (typeof SANDBOX_OFFERINGS)[number];
@@ -266,7 +265,7 @@ export class PaymentStore {
    */
   newTrackId(): string {
     for (;;) {
-      const id = String(randomInt(100_000_000, 1_000_000_000));
+      const id = randomTrackNumber();
       if (!this.payments.has(id) && !this.journaled(id)) return id;
     }
   }

@@ -29,6 +29,15 @@ const OUTCOME_RADIX: Readonly<Record<number, number>> = { 1: 4, 2: 16 };
 export const MAX_AMOUNT_DIGITS = 40;
 
 /**
+ * A new track id's number (a payment's or a payout's): 9 digits drawn at random, as the gateway's.
+ * Math.random serves, as for gw's order ids: a track id is no secret; node:crypto would cost every
+ * `--sandbox` run its load.
+ */
+export function randomTrackNumber(): string {
+  return String(100_000_000 + Math.floor(Math.random() * 900_000_000));
+}
+
+/**
  * Currencies an amount may be asked in (every symbol the sandbox prices, fiat included), by index.
  * Append only: an index, once given, is part of every id issued with it.
  */

@@ -68,7 +68,9 @@ const noContent: PostResult = { ok: true, status: 204, body: '', truncated: fals
 const refused: PostResult = { ok: false, kind: 'refused', message: 'connection refused', ms: 1 };
 
 async function settle(delivery: NotificationDelivery, trackId = SNAPSHOT.trackId): Promise<void> {
-  // Every attempt runs on microtasks with a ManualClock; wait until the log stops growing.
+  // The first attempt waits for the signing modules (loaded with the first notification); every
+  // later one runs on microtasks with a ManualClock: wait until the log stops growing.
+  await delivery.latest(trackId);
   for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
   await delivery.latest(trackId);
 }
