@@ -5,6 +5,7 @@
 // (src/views/payment-csv.ts).
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { IOStreams } from '../output/iostreams.js';
+import { keepHeapFlat } from './stream-heap.js';
 
 export type OutputFormat = 'table' | 'json' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'csv'];
@@ -59,6 +60,7 @@ export class CsvWriter {
   #start(): void {
     if (this.#started) return;
     this.#started = true;
+    keepHeapFlat(this.io);
     this.io.out(this.header);
   }
 

@@ -9,6 +9,7 @@ import { Command } from 'commander';
 import { parseHttpUrl, parseOrderId, parseSymbol, parseText, parseTrackId, qrChoice } from '../cmdutil/args.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { withHelp } from '../cmdutil/help.js';
+import { keepHeapFlat } from '../cmdutil/stream-heap.js';
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { GatewayClient } from '../gateway/gateway.js';
 import { type AddressListing, DEFAULT_ADDRESS_PAGE_SIZE, listStaticAddresses, MAX_ADDRESS_PAGES } from '../gateway/static-addresses.js';
@@ -396,6 +397,9 @@ async function addressListAll(opts: AddressListOptions): Promise<void> {
   if (!complete) throw incompleteError(read, invalid, invalidCount, out.count);
 }
 
+const JSON_OPEN = '{\n  "addresses": [';
+const JSON_CLOSE = '\n  ]\n}';
+
 /** The output of gw address list --all, written page by page; a stdout that can no longer take it stops the reading (exit 74). */
 class AddressStream {
   #count = 0;
@@ -409,9 +413,12 @@ class AddressStream {
 
   async rows(rows: readonly StaticAddress[]): Promise<void> {
     const { io } = this;
+    keepHeapFlat(io);
     if (io.json) {
-      const head = this.#count === 0 ? '{\n  "addresses": [' : ',';
-      io.out(head + rows.map((a) => `\n${indent(toJson({ ...a.fields }), '    ')}`).join(','));
+      // The page as printJson lays it out in the whole document, in one piece: `{\n  "addresses": [`,
+      // the addresses, `\n  ]\n}`. The first page goes out with its opening, the next ones after a comma.
+      const page = toJson({ addresses: rows.map((a) => a.fields) });
+      io.out(this.#count === 0 ? page.slice(0, -JSON_CLOSE.length) : `,${page.slice(JSON_OPEN.length, -JSON_CLOSE.length)}`);
     } else {
       const cells = rows.map((a) => addressCells(a).map((c) => terminalSafe(c)));
       if (this.#widths === undefined) {
@@ -451,13 +458,6 @@ class AddressStream {
       throw new GwError(ExitCode.IOERR, `stdout was closed (EPIPE) after ${n} address${n === 1 ? '' : 'es'}: gw address list --all stopped reading`);
     }
   }
-}
-
-function indent(text: string, by: string): string {
-  return text
-    .split('\n')
-    .map((line) => by + line)
-    .join('\n');
 }
 
 // --- gw address revoke ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { parseSymbol, parseText, parseTrackId } from '../cmdutil/args.js';
 import type { Clock } from '../util/clock.js';
 import type { Factory } from '../cmdutil/factory.js';
 import { CsvWriter, parseFormat } from '../cmdutil/csv-export.js';
+import { keepHeapFlat } from '../cmdutil/stream-heap.js';
 import { parseInFiat, readPrices } from '../cmdutil/fiat-prices.js';
 import { withHelp } from '../cmdutil/help.js';
 import { parseWhen } from '../cmdutil/time-args.js';
@@ -302,6 +303,9 @@ function incompleteError(listing: Listing, count: number): GwError {
   return new GwError(ExitCode.PROTOCOL, what);
 }
 
+const JSON_OPEN = '{\n  "payments": [';
+const JSON_CLOSE = '\n  ]\n}';
+
 /**
  * The output of --all, written as the pages are read: the table (its columns sized by the first
  * rows), or the JSON document, the same text printJson would give. A stdout that can no longer
@@ -320,9 +324,12 @@ class ListingStream {
 
   async rows(rows: readonly PaymentInfo[]): Promise<void> {
     const { io } = this;
+    keepHeapFlat(io);
     if (io.json) {
-      const head = this.#count === 0 ? '{\n  "payments": [' : ',';
-      io.out(head + rows.map((p) => `\n${indent(toJson({ ...p.fields }), '    ')}`).join(','));
+      // The page as printJson lays it out in the whole document, in one piece: `{\n  "payments": [`,
+      // the payments, `\n  ]\n}`. The first page goes out with its opening, the next ones after a comma.
+      const page = toJson({ payments: rows.map((p) => p.fields) });
+      io.out(this.#count === 0 ? page.slice(0, -JSON_CLOSE.length) : `,${page.slice(JSON_OPEN.length, -JSON_CLOSE.length)}`);
     } else {
       if (this.#count === 0) io.sandboxBanner();
       io.out(paymentsTable(rows, io.stdoutIsTTY ? io.width() - 1 : undefined, io.chalk, this.#layout));
@@ -353,13 +360,6 @@ class ListingStream {
       );
     }
   }
-}
-
-function indent(text: string, by: string): string {
-  return text
-    .split('\n')
-    .map((line) => by + line)
-    .join('\n');
 }
 
 interface Column {

@@ -19,6 +19,7 @@ import { ExitCode, GwError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { parseTimestamp } from '../output/time.js';
 import { type GatewayClient, HISTORY_FILTERS, type HistoryFilterName, type PaymentFilter, type PaymentInfo, type PaymentPage } from './gateway.js';
+import { SeenIds } from './seen-ids.js';
 
 /** The largest history page both APIs take (the versioned history documents size 1–200). */
 export const SCAN_PAGE_SIZE = 200;
@@ -184,9 +185,20 @@ interface Walk {
   contradicted: boolean;
 }
 
+/** A page's paging without its payments: what the reading keeps of a page once its rows are handed on. */
+const pagingOf = (page: PaymentPage): PaymentPage => ({
+  payments: [],
+  page: page.page,
+  pages: page.pages,
+  total: page.total,
+  ...(page.declared !== undefined && { declared: page.declared }),
+});
+
 /**
  * Reads the gateway's pages from the first, `size` payments each, keeping the rows that match,
  * until `enough(rows)` says stop, the pages end, `maxPages` pages were read, or a page fails.
+ * Between pages it holds only the track ids read (./seen-ids.ts) and the last page's paging: a
+ * page's payments are handed on (or kept, with `keep`) and dropped before the next is asked for.
  */
 async function walk(
   gateway: GatewayClient,
@@ -200,26 +212,29 @@ async function walk(
   delete base.page;
   delete base.size;
   if (size !== undefined) base.size = size;
-  const ids = new Set<string>();
+  const ids = new SeenIds();
   const rows: PaymentInfo[] = [];
+  const read = (n: number): Promise<PaymentPage> => gateway.payments(n === 1 ? base : { ...base, page: n });
   let n = 1;
-  let last = await gateway.payments(base);
-  const out: Walk = { rows, matched: 0, seen: 0, last, ended: false, contradicted: false };
-  for (;;) {
-    const fresh = last.payments.filter((p) => !ids.has(p.trackId.raw()));
-    const paging = impossiblePaging(last, n);
-    if (n > 1 && last.payments.length > 0 && fresh.length === 0) {
-      out.incomplete = `the gateway's page ${n} repeats payments of earlier pages`;
-      return out;
+  let page: PaymentPage | undefined = await read(n);
+  const out: Walk = { rows, matched: 0, seen: 0, last: page, ended: false, contradicted: false };
+  /** One page read: its rows handed on; 'stop' once out says why the reading ends. */
+  const take = async (answer: PaymentPage, at: number): Promise<'stop' | 'next'> => {
+    out.last = answer;
+    const fresh = answer.payments.filter((p) => !ids.has(p.trackId.raw()));
+    const paging = impossiblePaging(answer, at);
+    if (at > 1 && answer.payments.length > 0 && fresh.length === 0) {
+      out.incomplete = `the gateway's page ${at} repeats payments of earlier pages`;
+      return 'stop';
     }
-    if (paging !== undefined && n > 1) {
+    if (paging !== undefined && at > 1) {
       out.incomplete = paging;
-      return out;
+      return 'stop';
     }
     const matching = fresh.filter((p) => rowMatches(p, filter, sent, network));
-    if (n === 1 && limits.stopOnContradiction && fresh.some((p) => rowContradicts(p, filter, network))) {
+    if (at === 1 && limits.stopOnContradiction && fresh.some((p) => rowContradicts(p, filter, network))) {
       out.contradicted = true;
-      return out;
+      return 'stop';
     }
     for (const p of fresh) ids.add(p.trackId.raw());
     out.seen = ids.size;
@@ -228,38 +243,47 @@ async function walk(
     if (matching.length > 0) await limits.onRows?.(matching);
     if (paging !== undefined) {
       out.incomplete = paging;
-      return out;
+      return 'stop';
     }
-    if (last.page >= last.pages || last.payments.length === 0) {
-      if (last.payments.length === 0 && last.page < last.pages) out.incomplete = `the gateway's page ${n} of ${last.pages} is empty`;
-      else if (last.declared?.total !== undefined && out.seen < last.declared.total)
-        out.incomplete = `the gateway counted ${plural(last.declared.total, 'payment')} but its pages ended after ${out.seen}`;
+    if (answer.page >= answer.pages || answer.payments.length === 0) {
+      if (answer.payments.length === 0 && answer.page < answer.pages) out.incomplete = `the gateway's page ${at} of ${answer.pages} is empty`;
+      else if (answer.declared?.total !== undefined && out.seen < answer.declared.total)
+        out.incomplete = `the gateway counted ${plural(answer.declared.total, 'payment')} but its pages ended after ${out.seen}`;
       out.ended = out.incomplete === undefined;
-      return out;
+      return 'stop';
     }
-    if (limits.enough(out.matched)) return out;
-    if (n >= limits.maxPages) {
-      out.incomplete = `gw stopped after ${plural(n, 'page')} of ${last.pages}`;
-      return out;
+    if (limits.enough(out.matched)) return 'stop';
+    if (at >= limits.maxPages) {
+      out.incomplete = `gw stopped after ${plural(at, 'page')} of ${answer.pages}`;
+      return 'stop';
     }
+    // Only the paging is kept while the next page is read.
+    out.last = pagingOf(answer);
+    return 'next';
+  };
+  while (page !== undefined) {
+    const next = await take(page, n);
+    page = undefined;
+    if (next === 'stop') return out;
     n++;
     try {
-      last = await gateway.payments({ ...base, page: n });
+      page = await read(n);
     } catch (error) {
       const failure = stopFor(error);
+      const { pages } = out.last;
       if (failure.exitCode === ExitCode.TEMPFAIL) {
-        out.incomplete = `stopped before page ${n} of ${last.pages}: ${failure.message}`;
+        out.incomplete = `stopped before page ${n} of ${pages}: ${failure.message}`;
       } else if (isInterruption(failure)) {
-        out.incomplete = `stopped before page ${n} of ${last.pages}`;
+        out.incomplete = `stopped before page ${n} of ${pages}`;
         out.failure = failure;
       } else {
-        out.incomplete = `page ${n} of ${last.pages} could not be read`;
+        out.incomplete = `page ${n} of ${pages} could not be read`;
         out.failure = failure;
       }
       return out;
     }
-    out.last = last;
   }
+  return out;
 }
 
 /** The gateway's network matcher, loaded only when a network filter is given. */

@@ -1,6 +1,6 @@
 // The payout history read whole for a range (GET /v1/payout, docs/gateway.md §13), page by page at
 // the largest size the docs allow, each page handed on as it comes (nothing kept but the track ids
-// seen, to notice pages that repeat). A row dated outside the range is dropped (a gateway that
+// seen, compactly (./seen-ids.ts), to notice pages that repeat). A row dated outside the range is dropped (a gateway that
 // ignored the date filter must not add to a report); a row without a date is kept, the gateway
 // having been sent the filter. Like the payment history (./history.ts), a listing that cannot be
 // all says what is missing instead of passing for complete.
@@ -9,6 +9,7 @@ import { MAX_PAYOUT_PAGE_SIZE, PAYOUT_HISTORY, type PayoutFilter } from '../oper
 import type { Payout } from '../operations/payout-info.js';
 import { parseTimestamp } from '../output/time.js';
 import type { GatewayClient } from './gateway.js';
+import { SeenIds } from './seen-ids.js';
 
 export interface PayoutWalk {
   /** Payouts handed on. */
@@ -33,7 +34,7 @@ export async function forEachPayout(
   /** Payouts per page asked for: the largest the docs allow unless a caller asks fewer (gw payouts --size). */
   pageSize: number = MAX_PAYOUT_PAGE_SIZE,
 ): Promise<PayoutWalk> {
-  const seen = new Set<string>();
+  const seen = new SeenIds();
   const out: PayoutWalk = { count: 0 };
   for (let n = 1; ; n++) {
     let page: Awaited<ReturnType<typeof PAYOUT_HISTORY.decodeAnswer>>;

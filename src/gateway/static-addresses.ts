@@ -12,6 +12,7 @@ import { asciiUpperCase } from '../util/ascii.js';
 import type { StaticAddress } from '../operations/static-address.js';
 import { MAX_ADDRESS_PAGE_SIZE, STATIC_ADDRESS_LIST, type StaticAddressFilter, type StaticAddressPage } from '../operations/static-address-list.js';
 import type { GatewayClient } from './gateway.js';
+import { SeenIds } from './seen-ids.js';
 
 /** Rows per page when none is asked for (the gateway's own default would be one). */
 export const DEFAULT_ADDRESS_PAGE_SIZE = 10;
@@ -66,7 +67,7 @@ export async function listStaticAddresses(
   const base: StaticAddressFilter = { ...filter, size };
   if (all) delete base.page;
   const rows: StaticAddress[] = [];
-  const seen = new Set<string>();
+  const seen = new SeenIds();
   let contradicted = 0;
   let count = 0;
   let n = all ? 1 : (filter.page ?? 1);

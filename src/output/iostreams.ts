@@ -13,7 +13,7 @@
 // `IOStreams.test()` builds the same object over in-memory buffers for in-process tests.
 import { ExitCode, GwError, UsageError } from '../errors.js';
 import type { QrCharset, QrTheme, TerminalQrOptions } from '../qr/terminal.js';
-import { realStream } from './fd-stream.js';
+import { FdStream, realStream } from './fd-stream.js';
 import { toJson } from './json.js';
 import { loadColor, paletteFor, type Palette } from './palette.js';
 import type { Prompter } from './prompter.js';
@@ -599,6 +599,16 @@ export class IOStreams {
    */
   get stdoutLooksClosed(): boolean {
     return this.options.stdout.looksClosed === true;
+  }
+
+  /**
+   * stdout is the process's own descriptor 1 (a pipe or file written directly, or Node's stream
+   * for a terminal), not a test's buffer: what changes the whole process (V8's heap flags of a
+   * streamed listing, src/cmdutil/stream-heap.ts) is done only then.
+   */
+  get stdoutIsProcess(): boolean {
+    const stdout = this.options.stdout;
+    return stdout instanceof FdStream || (stdout as { fd?: unknown }).fd === 1;
   }
 
   /** True once stdout's reader went away (EPIPE): nothing more needs writing. */

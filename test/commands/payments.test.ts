@@ -379,6 +379,35 @@ describe('incomplete listings: the rows read are kept, "complete": false, exit 7
     expect(JSON.parse(t.stdout())).toMatchObject({ complete: false });
   });
 
+  it('--all --json, a failure on page 3 of 5: a valid document with pages 1 and 2, "complete": false, that failure\'s exit code', async () => {
+    const answer = (f: PaymentFilter): PaymentPage => {
+      const n = f.page ?? 1;
+      if (n === 3) throw new GwError(ExitCode.UNAVAILABLE, 'the gateway failed (HTTP 503)');
+      return page(n, 5, 10, [row(2 * n - 1), row(2 * n)]);
+    };
+    const { t, opts, gateway } = setup(answer, { json: true }, { all: true, filter: { size: 200 } });
+    const error = await catchAsync(() => paymentsRun(opts));
+    expect(gateway.calls).toHaveLength(3);
+    expect(error.exitCode).toBe(ExitCode.UNAVAILABLE);
+    expect(error.message).toBe('the listing is incomplete: page 3 of 5 could not be read; 4 payments shown: the gateway failed (HTTP 503)');
+    const doc = JSON.parse(t.stdout()) as { payments: Array<{ trackId: string }>; complete: boolean };
+    expect(doc.payments.map((p) => p.trackId)).toEqual(['184729301', '184729302', '184729303', '184729304']);
+    expect(doc).toMatchObject({ page: 2, pages: 5, total: 10, complete: false });
+  });
+
+  it('--all: a page that repeats an earlier page, not the one before it, is noticed; a payment on two pages is shown once', async () => {
+    const pages: Record<number, PaymentInfo[]> = { 1: [row(1), row(2)], 2: [row(2), row(3)], 3: [row(1), row(2)] };
+    const { t, opts } = setup((f) => page(f.page ?? 1, 4, 8, pages[f.page ?? 1]), { json: true }, { all: true, filter: { size: 200 } });
+    const error = await catchAsync(() => paymentsRun(opts));
+    expect(error.exitCode).toBe(ExitCode.PROTOCOL);
+    expect(error.message).toBe("the listing is incomplete: the gateway's page 3 repeats payments of earlier pages; 3 payments shown");
+    expect((JSON.parse(t.stdout()) as { payments: Array<{ trackId: string }> }).payments.map((p) => p.trackId)).toEqual([
+      '184729301',
+      '184729302',
+      '184729303',
+    ]);
+  });
+
   it('a complete listing says so', async () => {
     const { t, opts } = setup(() => page(1, 1, 1), { json: true });
     await paymentsRun(opts);
@@ -398,6 +427,27 @@ describe('--all writes each page as it is read', () => {
     const none = setup(() => ({ payments: [], page: 1, pages: 1, total: 0 }), { json: true }, { all: true, filter: { size: 200 } });
     await paymentsRun(none.opts);
     expect(JSON.parse(none.t.stdout())).toEqual({ payments: [], page: 1, pages: 1, total: 0, complete: true });
+  });
+
+  it('--json, pages of several payments: the same document printJson gives, and the sandbox flag at its end', async () => {
+    const answer = (f: PaymentFilter): PaymentPage =>
+      page(
+        f.page ?? 1,
+        3,
+        9,
+        [1, 2, 3].map((i) => row(3 * ((f.page ?? 1) - 1) + i)),
+      );
+    for (const sandbox of [false, true]) {
+      const streamed = setup(answer, { json: true }, { all: true, filter: { size: 200 } });
+      if (sandbox) streamed.t.io.setSandbox(true);
+      await paymentsRun(streamed.opts);
+      const doc = JSON.parse(streamed.t.stdout()) as { payments: Array<Record<string, unknown>> };
+      expect(doc.payments).toHaveLength(9);
+      const expected = IOStreams.test({ json: true });
+      if (sandbox) expected.io.setSandbox(true);
+      expected.io.printJson({ payments: doc.payments, page: 3, pages: 3, total: 9, complete: true });
+      expect(streamed.t.stdout()).toBe(expected.stdout());
+    }
   });
 
   it('a table: one header, the rows of every page under it', async () => {
