@@ -157,43 +157,57 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     outputFailure = error instanceof Error ? (error as NodeJS.ErrnoException) : new Error(String(error));
     onOutputFailure?.();
   };
-  // Lines are written in batches, once per turn of the event loop: under load one write (and one
-  // scrub) carries many notifications instead of one each. A notification is acknowledged only
-  // once the write that carries its line has been taken by stdout (and fsync'd when stdout is a
-  // file): see IOStreams.outConfirmed.
-  type Batch = { text: string[]; waiting: Array<{ resolve: () => void; reject: (error: unknown) => void; acknowledging: boolean }> };
+  // Lines are written in batches, once per turn of the event loop (group commit): under load one
+  // write, one scrub and (when stdout is a file) one fsync carry many notifications instead of one
+  // each. A notification is acknowledged only once the write that carries its line has been taken
+  // by stdout and fsync'd when stdout is a file (IOStreams.outConfirmed): every line of a batch
+  // waits on the batch's one promise, which settles only then.
+  type Batch = { text: string[]; acknowledging: number; done: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
   let batch: Batch | undefined;
   let flushing: NodeJS.Immediate | undefined;
+  const newBatch = (): Batch => {
+    const next = { text: [] as string[], acknowledging: 0 } as Batch;
+    next.done = new Promise<void>((resolve, reject) => {
+      next.resolve = resolve;
+      next.reject = reject;
+    });
+    // A batch of refusals only is awaited by no one: its failure is no unhandled rejection.
+    next.done.catch(() => undefined);
+    return next;
+  };
+  // One batch is written at a time: the lines that come while its write and fsync are under way
+  // gather into the next batch, written as soon as it is done (one fsync for all of them).
+  let writing: Promise<void> | undefined;
   const flush = (): Promise<void> => {
     flushing = undefined;
     const current = batch;
+    if (current === undefined) return writing ?? Promise.resolve();
+    if (writing !== undefined) return current.done.catch(() => undefined);
     batch = undefined;
-    if (current === undefined) return Promise.resolve();
-    return io.outConfirmed(current.text.join('')).then(
-      () => {
-        for (const w of current.waiting) w.resolve();
-      },
-      (error: unknown) => {
-        for (const w of current.waiting) {
-          if (w.acknowledging) stats.notRecorded++;
-          w.reject(error);
-        }
+    writing = io
+      .outConfirmed(current.text.join(''))
+      .then(current.resolve, (error: unknown) => {
+        stats.notRecorded += current.acknowledging;
+        current.reject(error);
         outputFailed(error);
-      },
-    );
+      })
+      .finally(() => {
+        writing = undefined;
+        if (batch !== undefined) void flush();
+      });
+    return writing;
   };
-  const record = (line: string, acknowledging: boolean): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      if (outputFailure !== undefined) {
-        if (acknowledging) stats.notRecorded++;
-        reject(outputFailure);
-        return;
-      }
-      batch ??= { text: [], waiting: [] };
-      batch.text.push(line);
-      batch.waiting.push({ resolve, reject, acknowledging });
-      flushing ??= setImmediate(() => void flush());
-    });
+  const record = (line: string, acknowledging: boolean): Promise<void> => {
+    if (outputFailure !== undefined) {
+      if (acknowledging) stats.notRecorded++;
+      return Promise.reject(outputFailure);
+    }
+    batch ??= newBatch();
+    batch.text.push(line);
+    if (acknowledging) batch.acknowledging++;
+    flushing ??= setImmediate(() => void flush());
+    return batch.done;
+  };
   const options: ListenerOptions = {
     host: opts.host,
     port: opts.port,

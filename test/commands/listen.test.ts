@@ -510,6 +510,124 @@ describe('listenRun: a notification is acknowledged only once it is recorded', (
   });
 });
 
+/**
+ * An IOStreams whose stdout is "a file": each write is taken at once, each fsync waits until the
+ * test settles it (`syncs`). `durable()` is what the fsyncs done so far cover: every write made
+ * before a completed fsync was asked for.
+ */
+function heldSyncIO(): { t: TestIO; writes: string[]; syncs: Array<(error?: Error) => void>; durable: () => string } {
+  const writes: string[] = [];
+  const syncs: Array<(error?: Error) => void> = [];
+  let durableUpTo = 0;
+  let err = '';
+  const stdout: OutStream = {
+    write(chunk, callback) {
+      writes.push(String(chunk));
+      queueMicrotask(() => callback?.());
+      return true;
+    },
+    sync(callback) {
+      const covers = writes.length;
+      syncs.push((error) => {
+        if (error === undefined) durableUpTo = Math.max(durableUpTo, covers);
+        callback(error);
+      });
+    },
+  };
+  const stderr: OutStream = {
+    write(chunk, callback) {
+      err += chunk;
+      queueMicrotask(() => callback?.());
+      return true;
+    },
+  };
+  const io = new IOStreams({ stdout, stderr, env: { NO_COLOR: '1' } });
+  return { t: { io, stdout: () => writes.join(''), stderr: () => err }, writes, syncs, durable: () => writes.slice(0, durableUpTo).join('') };
+}
+
+describe('listenRun: lines are written in batches, each acknowledged only once its fsync is done', () => {
+  /**
+   * Posts a notification for each of `ids` at once. Each answer is checked the moment it arrives:
+   * a 200 whose line no completed fsync covers yet is noted in `early`.
+   */
+  function postAll(
+    url: string,
+    ids: string[],
+    durable: () => string = () => '',
+  ): { answers: Promise<Array<{ status: number; body: string }>>; answered: () => number; early: string[] } {
+    let count = 0;
+    const early: string[] = [];
+    const answers = Promise.all(
+      ids.map((id) => {
+        const n = notification(id);
+        return post(url, n.body, n.headers).then((a) => {
+          count++;
+          if (a.status === 200 && !durable().includes(id)) early.push(id);
+          return a;
+        });
+      }),
+    );
+    return { answers, answered: () => count, early };
+  }
+  const settleNext = (syncs: Array<(error?: Error) => void>, error?: Error): void => (syncs.shift() as (error?: Error) => void)(error);
+
+  it('two notifications at once: neither is answered before the fsync that covers its line; then both 200', async () => {
+    const { t, syncs, durable } = heldSyncIO();
+    const r = await listen({}, { t });
+    const sent = postAll(r.url, ['910000001', '910000002'], durable);
+    await expect.poll(() => syncs.length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent.answered()).toBe(0);
+    while (sent.answered() < 2) {
+      await expect.poll(() => syncs.length).toBeGreaterThan(0);
+      settleNext(syncs);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await sent.answers).map((a) => [a.status, a.body])).toEqual([
+      [200, 'ok'],
+      [200, 'ok'],
+    ]);
+    expect(sent.early).toEqual([]);
+    expect(lines(t).filter((l) => l.includes('9100000'))).toHaveLength(2);
+  });
+
+  it('a failed fsync: every notification waiting on it or after it gets 503, none 200; gw listen stops with exit 74', async () => {
+    const { t, syncs } = heldSyncIO();
+    const r = await listen({}, { t });
+    const first = postAll(r.url, ['920000001']);
+    await expect.poll(() => syncs.length).toBe(1);
+    const second = postAll(r.url, ['920000002']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    settleNext(syncs, Object.assign(new Error('fsync EIO'), { code: 'EIO' }));
+    expect([...(await first.answers), ...(await second.answers)].map((a) => a.status)).toEqual([503, 503]);
+    await expect(r.done).rejects.toMatchObject({ exitCode: 74, message: expect.stringMatching(/\(EIO\); 2 notifications were answered HTTP 503/) });
+  });
+
+  it('while one fsync is under way, the lines that come gather into one write and share the next fsync', async () => {
+    const { t, writes, syncs, durable } = heldSyncIO();
+    const r = await listen({}, { t });
+    const first = postAll(r.url, ['930000000'], durable);
+    await expect.poll(() => syncs.length).toBe(1);
+    const later = postAll(
+      r.url,
+      Array.from({ length: 8 }, (_, i) => String(930_000_001 + i)),
+      durable,
+    );
+    // They arrive while the first fsync is held: nothing of theirs is written yet.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(writes.join('')).not.toContain('930000001');
+    settleNext(syncs);
+    expect((await first.answers)[0]?.status).toBe(200);
+    await expect.poll(() => syncs.length).toBe(1);
+    const written = writes.filter((w) => w.includes('93000000') && !w.includes('930000000'));
+    expect(written).toHaveLength(1);
+    expect(later.answered()).toBe(0);
+    settleNext(syncs);
+    expect((await later.answers).map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect([...first.early, ...later.early]).toEqual([]);
+  });
+});
+
 describe('listenRun: idle and slow clients cannot starve it', () => {
   it('a real notification gets through while many idle and slowloris connections are open (the oldest are shed)', async () => {
     const r = await listen({ limits: { connections: 8, maxConnections: 16 } });
