@@ -191,9 +191,12 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Node's HTTP parser refused the answer (its codes are llhttp's, HPE_…). */
+/** The code of the failure http1.ts reports for a 101 answer no request asked for (with a `reason`, as the parser's errors). */
+export const UNREQUESTED_UPGRADE = 'GW_UNREQUESTED_UPGRADE';
+
+/** Node's HTTP parser refused the answer (its codes are llhttp's, HPE_…), or it was a 101 nobody asked for. */
 function isParseError(code: string | undefined): boolean {
-  return code?.startsWith('HPE_') === true;
+  return code?.startsWith('HPE_') === true || code === UNREQUESTED_UPGRADE;
 }
 
 /** The code logged for a failure (--verbose). */

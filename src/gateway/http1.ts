@@ -12,6 +12,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex, Readable } from 'node:stream';
+import { UNREQUESTED_UPGRADE } from './failures.js';
 
 /** A request as it goes on the wire: the path (absolute through a forward proxy), headers (Host included), body. */
 export interface OutgoingRequest {
@@ -79,6 +80,21 @@ class GatewayAgent extends http.Agent {
     return true;
   }
 
+  /**
+   * Takes a connection being closed out of the free list at once: the agent drops it only when it
+   * has closed, which may be much later (closeAfterThisTurn), and would meanwhile hand it to the
+   * next request, written and then cut off (a connection whose idle time ended, or whose other
+   * side the gateway closed: a payment "may have been created" for nothing).
+   */
+  forget(socket: Socket): void {
+    for (const [name, free] of Object.entries(this.freeSockets)) {
+      const at = free?.indexOf(socket) ?? -1;
+      if (at === -1) continue;
+      free?.splice(at, 1);
+      if (free?.length === 0) delete (this.freeSockets as Record<string, Socket[]>)[name];
+    }
+  }
+
   override reuseSocket(socket: Socket, request: http.ClientRequest): void {
     super.reuseSocket(socket, request);
     socket.setTimeout(0);
@@ -96,7 +112,9 @@ export class ConnectionPool implements Exchanger {
         if (error || socket === undefined) return callback(error ?? new Error('no connection'));
         this.sockets.add(socket);
         socket.once('close', () => this.sockets.delete(socket));
-        closeAfterThisTurn(socket);
+        // The gateway closed its side: no request may be written on it, even before it has closed.
+        socket.once('end', () => this.agent.forget(socket));
+        closeAfterThisTurn(socket, () => this.agent.forget(socket));
         callback(null, socket);
       }),
     );
@@ -128,6 +146,22 @@ export class ConnectionPool implements Exchanger {
         // error, not the connection closing that follows it).
         if (answer !== undefined && !answer.complete) answer.destroy(error);
         reject(error);
+      });
+      // A 101 answer switches the connection to another protocol, which no request of gw asks for
+      // (RFC 9110 §15.2.2). Without a listener node:http closes the socket without an error and the
+      // exchange would wait for the deadline: it fails at once, as an answer that is not HTTP/1.1.
+      req.once('upgrade', (_res: IncomingMessage, socket: Duplex) => {
+        socket.destroy();
+        reject(
+          Object.assign(new Error('unrequested 101 Switching Protocols'), {
+            code: UNREQUESTED_UPGRADE,
+            reason: 'a switch to another protocol (101) that gw did not ask for',
+          }),
+        );
+      });
+      // Any other way node:http may give up on a request without an error: it fails as a closed connection, never waits.
+      req.once('close', () => {
+        if (answer === undefined) reject(Object.assign(new Error('the connection closed before the answer'), { code: 'ECONNRESET' }));
       });
       req.once('response', (res) => {
         answer = res;
@@ -163,16 +197,19 @@ export class ConnectionPool implements Exchanger {
 
 /**
  * A connection closed without an error (the gateway asked to close it, its idle time is over, or
- * gw is done) is destroyed on the next turn of the event loop, not at once: destroying a socket
+ * gw is done) leaves the agent's free list at once (`closing`) and is destroyed on the next turn of
+ * the event loop that runs (an unref'd immediate: when nothing else wakes the loop, not before the
+ * next timer or I/O event, so it must not be handed out meanwhile). Destroying a socket
  * makes Node create process.stderr (net's _destroy compares the socket with it), about 2 ms when
  * stderr is a pipe, in the middle of a command that otherwise never creates it
  * (src/output/fd-stream.ts). A finished command does not wait for that turn: the process exits
  * and the system closes the socket. Every destroy with an error (a failure) happens at once.
  */
-function closeAfterThisTurn(socket: Socket): void {
+function closeAfterThisTurn(socket: Socket, closing: () => void): void {
   const destroy = socket.destroy;
   socket.destroy = function (this: Socket, error?: Error): Socket {
     if (error !== undefined || this.destroyed) return destroy.call(this, error);
+    closing();
     this.unref();
     setImmediate(() => destroy.call(this)).unref();
     return this;

@@ -299,6 +299,11 @@ describe('HTTP framing', () => {
     ['a bad header', 'HTTP/1.1 200 OK\r\nContent Type: x\r\nContent-Length: 2\r\n\r\n{}', /\(Invalid header token\)$/],
     ['a bad chunk size', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n', /\(Invalid character in chunk size\)$/],
     ['an invalid status line', 'HTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}', /could not be understood: it is not valid HTTP\/1\.1/],
+    [
+      'a 101 Switching Protocols no request asked for',
+      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n',
+      /not valid HTTP\/1\.1 \(a switch to another protocol \(101\) that gw did not ask for\)$/,
+    ],
   ])('%s → exit 76, maybe-sent, not retried even for a read', async (_name, bytes, message) => {
     const srv = await rawServer(bytes);
     const error = await rejection(transport({ baseUrl: srv.url }).send(GET));
