@@ -90,6 +90,16 @@ describe('HTTP framing', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('pay: a 101 Switching Protocols nobody asked for → exit 76 at once (not at the deadline, exit 75), one request, MAY-have-been-created warning', async () => {
+    server.program([rawSocket('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n')]);
+    const r = await run(['pay', '25', 'USDT', '--no-qr', '--timeout', '30', '--order-id', 'ORD-101']);
+    const stderr = expectCleanFailure(r, 76);
+    expect(stderr).toMatch(
+      /^gw: the gateway's answer could not be understood: it is not valid HTTP\/1\.1 \(a switch to another protocol \(101\).*MAY HAVE BEEN CREATED/m,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('currencies: broken chunked encoding → exit 76, one request (a malformed answer is not retried)', async () => {
     server.program([rawSocket('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n'), OK_CURRENCIES]);
     const r = await run(['currencies', '--timeout', '10']);
