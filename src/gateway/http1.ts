@@ -41,6 +41,8 @@ export interface Exchanger {
 /** Opens a connection ready for HTTP (TCP, proxy tunnel and TLS done), or fails. */
 export type OpenConnection = (callback: (error: Error | null, socket?: Socket) => void) => void;
 
+const noop = (): void => undefined;
+
 /** The longest answer head read; a larger one is a protocol error (HPE_HEADER_OVERFLOW). */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -105,6 +107,8 @@ class GatewayAgent extends http.Agent {
 export class ConnectionPool implements Exchanger {
   private readonly agent: GatewayAgent;
   private readonly sockets = new Set<Socket>();
+  /** Settles when the last request handed to exchange() has ended. */
+  private turn: Promise<void> = Promise.resolve();
 
   constructor(open: OpenConnection) {
     this.agent = new GatewayAgent((callback) =>
@@ -125,7 +129,36 @@ export class ConnectionPool implements Exchanger {
     return this.sockets.size > 0;
   }
 
+  /**
+   * Requests take turns: each starts when the one before it has ended (its answer read, or its
+   * failure), so that they share one connection where the gateway keeps it alive. node:http's
+   * agent counts a connection only once it is open, and would open one for each request sent
+   * meanwhile (the till's look-ups: twenty connections and TLS handshakes at once). A request whose
+   * signal fires while it waits fails with the signal's reason, unsent.
+   */
   exchange(request: OutgoingRequest, signal: AbortSignal): Promise<AnswerHead> {
+    const previous = this.turn;
+    let done = noop;
+    const ended = new Promise<void>((resolve) => (done = resolve));
+    this.turn = previous.then(() => ended);
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      void previous.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) return done();
+        try {
+          this.start(request, signal, done).then(resolve, reject);
+        } catch (error) {
+          done();
+          reject(error);
+        }
+      });
+    });
+  }
+
+  /** One request on the agent's connection; `done` once it has ended, however it ends. */
+  private start(request: OutgoingRequest, signal: AbortSignal, done: () => void): Promise<AnswerHead> {
     return new Promise((resolve, reject) => {
       // Always framed by Content-Length: node:http would send a GET's body unframed.
       const headers = request.body === null ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
@@ -162,6 +195,8 @@ export class ConnectionPool implements Exchanger {
       // Any other way node:http may give up on a request without an error: it fails as a closed connection, never waits.
       req.once('close', () => {
         if (answer === undefined) reject(Object.assign(new Error('the connection closed before the answer'), { code: 'ECONNRESET' }));
+        // After an answer read to its end, its connection is free (or closing) by now: the next request's turn.
+        done();
       });
       req.once('response', (res) => {
         answer = res;

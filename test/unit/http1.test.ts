@@ -176,6 +176,39 @@ describe('ConnectionPool: one connection kept between requests', () => {
   });
 });
 
+describe('ConnectionPool: requests sent together take turns on one connection', () => {
+  it('four at once: one connection, each answered', async () => {
+    const served = await httpServer(5000);
+    const { pool: p } = pool(served.port);
+    const bodies = await Promise.all([1, 2, 3, 4].map(async () => text((await p.exchange(REQUEST, never)).body)));
+    expect(bodies).toEqual(['{}', '{}', '{}', '{}']);
+    expect(served.requests).toBe(4);
+    expect(served.connections).toBe(1);
+  });
+
+  it('one whose signal fires while it waits for its turn fails with its reason, never sent; the next still goes', async () => {
+    let hold: (() => void) | undefined;
+    const served = await rawServer((socket) => {
+      const answer = (): void => void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}');
+      if (hold === undefined) hold = answer;
+      else answer();
+    });
+    const { pool: p } = pool(served.port);
+    const first = p.exchange(REQUEST, never);
+    const stop = new AbortController();
+    const second = p.exchange(REQUEST, stop.signal);
+    const third = p.exchange(REQUEST, never);
+    stop.abort(new Error('deadline'));
+    await expect(second).rejects.toThrow('deadline');
+    await expect.poll(() => hold).toBeDefined();
+    hold!();
+    expect(await text((await first).body)).toBe('{}');
+    expect(await text((await third).body)).toBe('{}');
+    expect(served.requests).toBe(2);
+    expect(served.connections).toBe(1);
+  });
+});
+
 describe('ConnectionPool: answers node:http would give up on without an error', () => {
   it('a 101 Switching Protocols nobody asked for fails at once (not at the deadline), as an answer that is not HTTP/1.1', async () => {
     const served = await rawServer((socket) => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'));
