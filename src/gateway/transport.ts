@@ -118,7 +118,7 @@ const noop = (): void => undefined;
  * 429 answer.
  */
 function retryable(outcome: HttpAnswer | TransportError, req: TransportRequest, signal: AbortSignal): boolean {
-  if (!(outcome instanceof TransportError)) return req.idempotent && (outcome.status >= 500 || outcome.status === 429);
+  if (!(outcome instanceof TransportError)) return req.idempotent && ((outcome.status >= 500 && outcome.status <= 599) || outcome.status === 429);
   return (
     !outcome.final &&
     outcome.exitCode !== ExitCode.INTERRUPTED &&

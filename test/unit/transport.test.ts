@@ -257,6 +257,13 @@ describe('Transport: retries', () => {
     expect(srv.seen).toHaveLength(3);
   });
 
+  it('does not retry a status of 600 or more (not HTTP), even for an idempotent request', async () => {
+    const srv = await startServer((_req, res, i) => reply(res, i === 0 ? 600 : 200, { i }));
+    const answer = await transport({ baseUrl: srv.base }).send(GET);
+    expect(answer.status).toBe(600);
+    expect(srv.seen).toHaveLength(1);
+  });
+
   it('gives up after retries + 1 requests and returns the last answer', async () => {
     const srv = await startServer((_req, res, i) => reply(res, 503, { i }));
     const answer = await transport({ baseUrl: srv.base }).send(GET);
