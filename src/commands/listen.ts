@@ -400,14 +400,36 @@ const pad2 = (n: number): string => String(n).padStart(2, '0');
 /** Width of the verdict column ("not taken 504"). */
 const VERDICT_WIDTH = 13;
 
+/** The last second clockTime wrote, and its text: under load many notifications share a second. */
+let clockSecond = Number.NaN;
+let clockText = '';
+
 function clockTime(ms: number): string {
-  const d = new Date(ms);
-  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+  const second = Math.floor(ms / 1000);
+  if (second !== clockSecond) {
+    const d = new Date(ms);
+    clockText = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+    clockSecond = second;
+  }
+  return clockText;
+}
+
+/** Printable ASCII words with single spaces between them: text that oneLine (Untrusted.line) returns unchanged. */
+const PLAIN_WORDS = /^[!-~]+(?: [!-~]+)*$/;
+
+/**
+ * `text.line(max)`, without its five passes over the text when the text is plain words that fit,
+ * as almost every field of a real notification is (the same result, cheaper: this runs several
+ * times per line).
+ */
+function field(text: Untrusted, max: number): string {
+  const raw = text.raw();
+  return raw.length <= max && PLAIN_WORDS.test(raw) ? raw : text.line(max);
 }
 
 function amountText(amount: Amount | null, currency: Untrusted | null): string | undefined {
   if (amount === null) return undefined;
-  return currency === null ? `${amount}` : `${amount} ${currency.line(20)}`;
+  return currency === null ? `${amount}` : `${amount} ${field(currency, 20)}`;
 }
 
 /**
@@ -480,20 +502,21 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
       )}\n`;
     };
   }
+  const verified = io.chalk.green('verified'.padEnd(VERDICT_WIDTH));
   return (r) => {
     const c = io.chalk;
     const s = r.summary;
     const parts: string[] = [clockTime(r.at)];
     const relayFailed = r.code === 'forward-failed' || r.code === 'forward-refused';
     const verdict = r.httpStatus === 200 ? 'verified' : relayFailed ? `not taken ${r.httpStatus}` : `refused ${r.httpStatus}`;
-    parts.push(r.httpStatus === 200 ? c.green(verdict.padEnd(VERDICT_WIDTH)) : c.red(verdict.padEnd(VERDICT_WIDTH)));
+    parts.push(r.httpStatus === 200 ? verified : c.red(verdict.padEnd(VERDICT_WIDTH)));
     if (s === undefined) {
       parts.push(`${Untrusted.of(r.method).line(10)} ${Untrusted.of(r.path).line(60)}`);
     } else {
-      parts.push(s.type?.line(20) ?? '(no type)', s.trackId?.line(40) ?? '(no track id)');
+      parts.push(s.type === null ? '(no type)' : field(s.type, 20), s.trackId === null ? '(no track id)' : field(s.trackId, 40));
       const arrived = s.payoutState !== null || r.body === undefined ? undefined : arrivalOf(r);
       const state = s.payoutState ?? arrived?.state ?? s.state;
-      parts.push(s.gatewayStatus === null ? 'no status' : `${state === 'paid' ? c.bold(state) : state} (${s.gatewayStatus.line(30)})`);
+      parts.push(s.gatewayStatus === null ? 'no status' : `${state === 'paid' ? c.bold(state) : state} (${field(s.gatewayStatus, 30)})`);
       const amount = amountText(s.amount, s.currency);
       if (amount !== undefined) parts.push(amount);
       // What arrived, from the transactions (confirming and failed ones told apart); a pay amount
@@ -502,7 +525,7 @@ function receiptFormatter(io: IOStreams): (receipt: Receipt) => string {
       const paid = received !== undefined && s.payAmountFromTxs ? undefined : amountText(s.payAmount, s.payCurrency);
       if (paid !== undefined) parts.push(`pay ${paid}`);
       if (received !== undefined) parts.push(received);
-      if (s.orderId !== null) parts.push(`order ${s.orderId.line(40)}`);
+      if (s.orderId !== null) parts.push(`order ${field(s.orderId, 40)}`);
     }
     let line = parts.join('  ');
     if (r.reason !== undefined && !relayFailed) line += ` — ${Untrusted.of(r.reason).line(200)}`;

@@ -20,6 +20,7 @@ import type { ProxyConfig } from '../gateway/proxy.js';
 import { readRequestBody } from '../util/request-body.js';
 import { readNotification, type NotificationSummary } from './decode.js';
 import type { PostResult } from '../gateway/post.js';
+import { ACK_BODY } from './acknowledge.js';
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_NAME, verifyNotification, type KeyKind, type NotificationKeys, type RefusalCode } from './signature.js';
 
 /** Largest notification body read: real ones are a few KB (a v1 body with its transactions). */
@@ -141,6 +142,11 @@ export interface RunningListener {
   close(): Promise<void>;
 }
 
+/** No repeated keys. */
+const NONE: readonly string[] = Object.freeze([]);
+/** The acknowledgement (docs/gateway.md §7), its headers written once for all. */
+const ACK_HEADERS: string[] = ['content-type', 'text/plain; charset=utf-8', 'content-length', String(Buffer.byteLength(ACK_BODY))];
+
 /** `/a/b/` → `/a/b`; `` → `/`. */
 export function normalisePath(path: string): string {
   const p = (path.split(/[?#]/, 1)[0] ?? '/').replace(/\/+$/, '');
@@ -179,7 +185,12 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
 
   // Open connections, oldest first, and the ones whose request is being answered (body read).
   const open = new Set<Socket>();
-  const answering = new WeakSet<Socket>();
+  // Each connection's latest request whose body was read: it is being answered until its answer is written.
+  const answering = new WeakMap<Socket, ServerResponse>();
+  const beingAnswered = (socket: Socket): boolean => {
+    const res = answering.get(socket);
+    return res !== undefined && !res.writableFinished && !res.destroyed;
+  };
   server.on('connection', (socket: Socket) => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
@@ -187,7 +198,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     // Too many: the oldest connection that is idle, or still sending its headers or body, makes
     // room. A notification arrives whole and at once; what lingers is idle or hostile.
     for (const old of open) {
-      if (old === socket || answering.has(old)) continue;
+      if (old === socket || beingAnswered(old)) continue;
       old.destroy();
       open.delete(old);
       break;
@@ -217,7 +228,8 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     const at = now();
     const method = req.method ?? '';
     const target = req.url ?? '/';
-    const base = {
+    // What every refusal before the body is read has in common (made only for those).
+    const base = (): Omit<Receipt, 'httpStatus' | 'code' | 'reason'> => ({
       at,
       method,
       path: target,
@@ -227,35 +239,33 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       summary: undefined,
       fields: undefined,
       forward: undefined,
-      repeatedKeys: [] as readonly string[],
-    };
-    if (normalisePath(target) !== path) {
+      repeatedKeys: NONE,
+    });
+    if (target !== path && normalisePath(target) !== path) {
       answer(res, 404, `not found: notifications are taken on ${path}`, true);
-      return emit({ ...base, httpStatus: 404, code: 'not-found', reason: `wrong path (this receiver takes ${path})` });
+      return emit({ ...base(), httpStatus: 404, code: 'not-found', reason: `wrong path (this receiver takes ${path})` });
     }
     if (method !== 'POST') {
       res.setHeader('allow', 'POST');
       answer(res, 405, 'method not allowed: notifications are POSTed', true);
-      return emit({ ...base, httpStatus: 405, code: 'method-not-allowed', reason: `${method.slice(0, 16)} instead of POST` });
+      return emit({ ...base(), httpStatus: 405, code: 'method-not-allowed', reason: `${method.slice(0, 16)} instead of POST` });
     }
     if (headerValue(req, RELAY_HEADER.toLowerCase()) === relayId) {
       answer(res, 508, 'loop detected: this notification was relayed here by this receiver', true);
-      return emit({ ...base, httpStatus: 508, code: 'loop', reason: '--forward-to sent it back to this receiver (a loop): not relayed again' });
+      return emit({ ...base(), httpStatus: 508, code: 'loop', reason: '--forward-to sent it back to this receiver (a loop): not relayed again' });
     }
     const body = await readRequestBody(req, { limit });
     if (body === 'aborted') return;
     if (body === 'too-large') {
       answer(res, 413, `body too large: the limit is ${limit} bytes`, true);
-      return emit({ ...base, httpStatus: 413, code: 'too-large', reason: `body larger than ${limit} bytes` });
+      return emit({ ...base(), httpStatus: 413, code: 'too-large', reason: `body larger than ${limit} bytes` });
     }
     // The request is whole: from now on its connection is being answered, not to be shed.
-    const socket = req.socket;
-    answering.add(socket);
-    res.once('close', () => answering.delete(socket));
+    answering.set(req.socket, res);
     const signature = headerValue(req, SIGNATURE_HEADER);
     const read = readNotification(body);
     if (!read.ok) {
-      const refusal = { ...base, body, httpStatus: 400, code: 'not-json' as const, reason: read.problem };
+      const refusal = { ...base(), body, httpStatus: 400, code: 'not-json' as const, reason: read.problem };
       answer(res, 400, read.problem, false);
       return emit(refusal);
     }
@@ -319,7 +329,9 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       answer(res, 503, `not recorded: the receiver's output failed (${why}); send it again later`, false);
       return;
     }
-    answer(res, 200, 'ok', false);
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(200, ACK_HEADERS);
+    res.end(ACK_BODY);
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -98,6 +98,16 @@ describe('listenRun: verified notifications', () => {
     ]);
   });
 
+  it('long fields are cut to their width with an ellipsis, white space runs made one space, plain or not', async () => {
+    const r = await listen();
+    const body = LEGACY.replace('"ORD-7"', `"${'A'.repeat(60)}"`).replace('"184729305"', '"1847 \\t 29305"');
+    expect((await send(r.url, body, { HMAC: hmacOf(MERCHANT, body) })).status).toBe(200);
+    const line = lines(r.t)[0] ?? '';
+    expect(line).toContain(`order ${'A'.repeat(39)}…`);
+    expect(line).not.toContain('A'.repeat(40));
+    expect(line).toContain('payment  1847 29305  paid');
+  });
+
   it('v1 bodies, payout notifications (payout key), the header name in any case', async () => {
     const r = await listen();
     expect((await send(r.url, V1, { hmac: hmacOf(MERCHANT, V1) })).status).toBe(200);
@@ -653,6 +663,30 @@ describe('listenRun: idle and slow clients cannot starve it', () => {
       for (const s of sockets) s.destroy();
     }
     expect(lines(r.t).filter((l) => l.includes('verified'))).toHaveLength(5);
+  });
+
+  it('a connection whose notification is being answered is never the one shed for a new connection', async () => {
+    const app = await startReceiver();
+    try {
+      app.answer = { status: 200, body: 'ok', delayMs: 300 };
+      const r = await listen({ limits: { connections: 2, maxConnections: 16 }, forward: { url: new URL(app.url), unverified: false, timeoutMs: 2000 } });
+      const { port } = new URL(r.url);
+      const n = notification('800000200');
+      // The oldest connection: its notification waits on the application while new connections come.
+      const answer = send(r.url, n.body, n.headers);
+      await expect.poll(() => app.requests.length).toBe(1);
+      const idle: ReturnType<typeof connect>[] = [];
+      for (let i = 0; i < 6; i++) {
+        const s = connect(Number(port), '127.0.0.1');
+        s.on('error', () => undefined);
+        idle.push(s);
+        await new Promise((resolve) => s.once('connect', resolve));
+      }
+      expect(await answer).toMatchObject({ status: 200, body: 'ok' });
+      for (const s of idle) s.destroy();
+    } finally {
+      await app.close();
+    }
   });
 
   it('headers and body have bounded time, idle keep-alive connections too', async () => {
