@@ -45,6 +45,8 @@ export class CsvWriter {
 
   /** Writes the records of `items` items (their CRLF-ended text) and waits until stdout took them. */
   async write(text: string, items: number): Promise<void> {
+    // From the second page on: an export of one page does not load node:v8 for it.
+    if (this.#started) keepHeapFlat(this.io);
     this.#start();
     this.io.out(text);
     this.#records += items;
@@ -60,7 +62,6 @@ export class CsvWriter {
   #start(): void {
     if (this.#started) return;
     this.#started = true;
-    keepHeapFlat(this.io);
     this.io.out(this.header);
   }
 

@@ -10,8 +10,9 @@
 //   factor each time it would grow it; `--max-semi-space-size` is read once, as V8 starts, and set
 //   here changes nothing);
 // - `--optimize-for-size`: the old generation grows by smaller steps between full collections.
-// They are set once the first page was read, so after the modules the command loads (a V8 flag
-// changed at run time makes V8 refuse Node's code cache for the built-in modules loaded after it),
+// They are set as the second page is written (a listing of one page does not load node:v8 for them),
+// so after the modules the command loads (a V8 flag changed at run time makes V8 refuse Node's
+// code cache for the built-in modules loaded after it),
 // and put back as the process exits, before the launcher (bin/gw.cjs) may write the command's code
 // cache: V8 stamps a cache with its flags and refuses it under others
 // (test/e2e/listing-heap.test.ts). Measured with scripts/bench-listing.mjs (docs/performance.md).

@@ -324,7 +324,8 @@ class ListingStream {
 
   async rows(rows: readonly PaymentInfo[]): Promise<void> {
     const { io } = this;
-    keepHeapFlat(io);
+    // From the second page on: a listing of one page does not load node:v8 for it.
+    if (this.#count > 0) keepHeapFlat(io);
     if (io.json) {
       // The page as printJson lays it out in the whole document, in one piece: `{\n  "payments": [`,
       // the payments, `\n  ]\n}`. The first page goes out with its opening, the next ones after a comma.

@@ -1,4 +1,4 @@
-// A streamed listing (gw payments --all) sets V8 heap flags as its first page is written, to keep
+// A streamed listing (gw payments --all) sets V8 heap flags as its second page is written, to keep
 // its memory flat in the number of rows (src/cmdutil/stream-heap.ts), and puts them back as the
 // process exits: the launcher (bin/gw.cjs) writes a command's code cache as it exits, V8 stamps
 // the cache with its flags and refuses it under others. So a cache written by a streamed listing
@@ -44,13 +44,16 @@ const paymentsCache = (): string | undefined => {
 
 describe('gw payments --all and the code cache', () => {
   it('the cache a streamed listing writes is kept by the next run', async () => {
-    const paid = await run(['pay', '25', 'USDT', '--json']);
-    expect(paid.exitCode, paid.stderr).toBe(0);
+    // Two payments, listed a page each: the flags are set from the second page on.
+    for (const amount of ['25', '26']) {
+      const paid = await run(['pay', amount, 'USDT', '--json']);
+      expect(paid.exitCode, paid.stderr).toBe(0);
+    }
     const old = paymentsCache();
     if (old !== undefined) rmSync(old);
-    const listed = await run(['payments', '--all', '--json']);
+    const listed = await run(['payments', '--all', '--size', '1', '--json']);
     expect(listed.exitCode, listed.stderr).toBe(0);
-    expect((JSON.parse(listed.stdout) as { payments: unknown[]; complete: boolean }).payments.length).toBeGreaterThan(0);
+    expect((JSON.parse(listed.stdout) as { payments: unknown[]; complete: boolean }).payments.length).toBeGreaterThan(1);
     const written = paymentsCache();
     expect(written).toBeDefined();
     const made = statSync(written ?? '').ino;
