@@ -23,13 +23,17 @@ describe('SeenIds', () => {
     expect(ids.has('70')).toBe(false);
   });
 
-  it('long ids (16 digits and more, past what a number holds exactly) and other text, exactly', () => {
+  it('long ids (past 2^32, past what a number holds exactly) and other text, exactly', () => {
     const ids = new SeenIds();
     ids.add('9007199254740993'); // 2^53 + 1: as a number it would be 2^53
     expect(ids.has('9007199254740992')).toBe(false);
     expect(ids.has('9007199254740993')).toBe(true);
-    ids.add('999999999999999'); // 15 digits: the largest kept as a number
+    ids.add('999999999999999');
     expect(ids.has('999999999999998')).toBe(false);
+    // Around 2^32 - 1, the largest id kept as a number and the first kept as text.
+    for (const id of ['4294967294', '4294967295', '4294967296']) expect(ids.add(id)).toBe(true);
+    for (const id of ['4294967294', '4294967295', '4294967296']) expect(ids.has(id)).toBe(true);
+    expect(ids.has('4294967293')).toBe(false);
     ids.add('a1b2c3');
     expect(ids.has('a1b2c3')).toBe(true);
     expect(ids.has('A1B2C3')).toBe(false);
