@@ -64,11 +64,27 @@ const KEY_PIECE = new RegExp(`[A-Za-z0-9_-]{${MIN_PIECE_LENGTH},}`, 'g');
  * where each character came from, and a key found in the decoded text is cut from the original.
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  const keys = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && !PUBLIC_TEST_KEYS.has(s)).sort((a, b) => b.length - a.length);
+  const keys = keysOf(secrets);
   if (keys.length === 0) return text;
   const safe = HAS_ESCAPE.test(text) ? cutDecodedKeys(text, keys) : cutKeys(text, keys);
-  // A run of key-like characters that starts or ends a key (a truncated key) is a key too.
+  // A run of key-like characters that starts or ends a key (a truncated key) is a key too. Such a
+  // run holds the key's first or last MIN_PIECE_LENGTH characters: text with neither has none.
+  if (!keys.some((k) => safe.includes(k.slice(0, MIN_PIECE_LENGTH)) || safe.includes(k.slice(-MIN_PIECE_LENGTH)))) return safe;
   return safe.replace(KEY_PIECE, (token) => (keys.some((k) => k.startsWith(token) || k.endsWith(token)) ? '****' : token));
+}
+
+/**
+ * The keys worth scrubbing, longest first, worked out again only when the list differs from the
+ * last one seen (a writer's list grows as gw learns the keys: never a remembered one).
+ */
+let lastList: readonly string[] = [];
+let lastKeys: readonly string[] = [];
+function keysOf(secrets: readonly string[]): readonly string[] {
+  if (secrets.length !== lastList.length || secrets.some((s, i) => s !== lastList[i])) {
+    lastList = [...secrets];
+    lastKeys = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH && !PUBLIC_TEST_KEYS.has(s)).sort((a, b) => b.length - a.length);
+  }
+  return lastKeys;
 }
 
 /** Each key written literally, longest first. */
