@@ -17,6 +17,7 @@ import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ProxyConfig } from '../gateway/proxy.js';
+import { closeServer } from '../util/close-server.js';
 import { readRequestBody } from '../util/request-body.js';
 import { readNotification, type NotificationSummary } from './decode.js';
 import type { PostResult } from '../gateway/post.js';
@@ -351,16 +352,10 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
+    if (closing === undefined) {
       stop.abort();
-      const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      timer.unref();
-      server.close(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-      server.closeIdleConnections();
-    });
+      closing = closeServer(server, CLOSE_GRACE_MS);
+    }
     return closing;
   };
   return { url, close };

@@ -12,6 +12,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors.js';
+import { closeServer } from '../util/close-server.js';
 import { readRequestBody } from '../util/request-body.js';
 import type { GatewayReply } from './envelopes.js';
 import { SandboxGateway } from './gateway.js';
@@ -76,7 +77,7 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
     closing ??= Promise.all([
       // Deliveries on the wire get the same grace as requests in flight.
       delivery.close(CLOSE_GRACE_MS),
-      server === undefined ? undefined : closeServer(server),
+      server === undefined ? undefined : closeServer(server, CLOSE_GRACE_MS),
     ]).then(() => undefined);
     return closing;
   };
@@ -123,19 +124,6 @@ async function listenOn(host: string, port: number, tls: SandboxOptions['tls'], 
   // Errors after listening (e.g. EMFILE on accept) must not crash the process.
   server.on('error', () => {});
   return server;
-}
-
-/** Stops listening; requests in flight get CLOSE_GRACE_MS, then their connections are cut. */
-function closeServer(server: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-    timer.unref();
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }
 
 /**
