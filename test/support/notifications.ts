@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { expect } from 'vitest';
+import type { NotificationPayment } from '../../src/notifications/payload.js';
 
 /** The signature a merchant's receiver computes: HMAC-SHA512 over the raw bytes, lower-case hex. */
 export function hmacOf(key: string, body: string | Buffer): string {
@@ -111,3 +112,24 @@ export async function waitForPort(port: number): Promise<void> {
     )
     .toBe(true);
 }
+
+/** A paid ETH payment as a notification carries it: the unit tests' sample (override what a test is about). */
+export const SAMPLE_PAYMENT: NotificationPayment = {
+  trackId: 'sbx4k2m9q1z7a',
+  status: 'paid',
+  amount: '25.50',
+  currency: 'USD',
+  payAmount: '0.000390123456789012',
+  payCurrency: 'ETH',
+  network: 'Ethereum Network',
+  address: '0x52908400098527886E0F7030069857D2E4169EE7',
+  receivedAmount: '0.000390123456789012',
+  txID: 'ab'.repeat(32),
+  description: 'Order "7" – café',
+  email: 'payer@example.com',
+  orderId: 'ORD-7',
+  feePaidByPayer: 1,
+  underPaidCover: '2.5',
+  createdAt: 1_750_000_000,
+  payDate: 1_750_000_300,
+};

@@ -3,28 +3,11 @@
 // for through lossless-json (readSlowly). The two must read every body alike: the same fields,
 // the same exact digits, the same refusals, the same repeated keys.
 import { describe, expect, it } from 'vitest';
+import { SAMPLE_PAYMENT } from '../support/notifications.js';
 import { fastParse, readNotification, readSlowly } from '../../src/notifications/decode.js';
 import { buildNotification, type NotificationPayment } from '../../src/notifications/payload.js';
 
-const PAYMENT: NotificationPayment = {
-  trackId: '184729305',
-  status: 'paid',
-  amount: '25.50',
-  currency: 'USD',
-  payAmount: '0.000390123456789012',
-  payCurrency: 'ETH',
-  network: 'Ethereum Network',
-  address: '0x52908400098527886E0F7030069857D2E4169EE7',
-  receivedAmount: '0.000390123456789012',
-  txID: 'ab'.repeat(32),
-  description: 'Order "7" – café \\ 12:30',
-  email: 'payer@example.com',
-  orderId: 'ORD-7',
-  feePaidByPayer: 0,
-  underPaidCover: '2.5',
-  createdAt: 1_750_000_000,
-  payDate: 1_750_000_300,
-};
+const PAYMENT: NotificationPayment = { ...SAMPLE_PAYMENT, trackId: '184729305', description: 'Order "7" – café \\ 12:30', feePaidByPayer: 0 };
 
 /** Real bodies: both styles, a payout, a confirming payment. */
 const REAL = [

@@ -1,6 +1,7 @@
 // Notification bodies in the gateway's two styles (src/notifications/payload.ts), and reading them
 // back (src/notifications/decode.ts): field names and order, exact digits, status words, txs[].
 import { describe, expect, it } from 'vitest';
+import { SAMPLE_PAYMENT } from '../support/notifications.js';
 import type { PaymentState } from '../../src/domain/payment-status.js';
 import { readNotification } from '../../src/notifications/decode.js';
 import { buildNotification, senderAddress, sentValue, statusText, type NotificationPayment } from '../../src/notifications/payload.js';
@@ -8,25 +9,7 @@ import { signBody } from '../../src/notifications/signature.js';
 import { validateAddress } from '../../src/payment-uri/addresses.js';
 import type { NetworkId } from '../../src/payment-uri/networks.js';
 
-const PAYMENT: NotificationPayment = {
-  trackId: 'sbx4k2m9q1z7a',
-  status: 'paid',
-  amount: '25.50',
-  currency: 'USD',
-  payAmount: '0.000390123456789012',
-  payCurrency: 'ETH',
-  network: 'Ethereum Network',
-  address: '0x52908400098527886E0F7030069857D2E4169EE7',
-  receivedAmount: '0.000390123456789012',
-  txID: 'ab'.repeat(32),
-  description: 'Order "7" – café',
-  email: 'payer@example.com',
-  orderId: 'ORD-7',
-  feePaidByPayer: 1,
-  underPaidCover: '2.5',
-  createdAt: 1_750_000_000,
-  payDate: 1_750_000_300,
-};
+const PAYMENT: NotificationPayment = SAMPLE_PAYMENT;
 
 describe('legacy style', () => {
   it('camelCase fields in the documented order, amounts and times as text with exactly their digits', () => {
