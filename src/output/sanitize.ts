@@ -49,8 +49,10 @@ const PUBLIC_TEST_KEYS: ReadonlySet<string> = new Set(['sandbox', 'sandbox-merch
 /**
  * An escaped character a peer may write a key back in: %6B, \u006b, \x6b, &#107;, &#x6b; (hex
  * digits in either case). Characters above U+00FF have no such form here: they match literally.
+ * The backslash forms also with their backslash escaped (\\u006b): how they appear once the text
+ * holding them is itself written as a JSON string (gw listen --json's `body`).
  */
-const ESCAPED_CHARACTER = /%([0-9a-fA-F]{2})|\\u00([0-9a-fA-F]{2})|\\x([0-9a-fA-F]{2})|&#([0-9]{1,3});|&#[xX]0*([0-9a-fA-F]{1,2});/g;
+const ESCAPED_CHARACTER = /%([0-9a-fA-F]{2})|\\{1,2}u00([0-9a-fA-F]{2})|\\{1,2}x([0-9a-fA-F]{2})|&#([0-9]{1,3});|&#[xX]0*([0-9a-fA-F]{1,2});/g;
 const HAS_ESCAPE = new RegExp(ESCAPED_CHARACTER.source);
 const KEY_PIECE = new RegExp(`[A-Za-z0-9_-]{${MIN_PIECE_LENGTH},}`, 'g');
 
@@ -133,6 +135,14 @@ function cutDecodedKeys(text: string, keys: readonly string[]): string {
       taken.fill(1, found, found + key.length);
       cuts.push([from[found] ?? 0, to[found + key.length - 1] ?? 0]);
     }
+  }
+  // A key cut short, escaped (a field printed at its width: `%5a%6b3%4c…`): the pass in
+  // scrubSecrets sees only literal pieces.
+  for (const m of decoded.matchAll(KEY_PIECE)) {
+    const token = m[0];
+    const end = m.index + token.length;
+    if (taken.subarray(m.index, end).includes(1) || !keys.some((k) => k.startsWith(token) || k.endsWith(token))) continue;
+    cuts.push([from[m.index] ?? 0, to[end - 1] ?? 0]);
   }
   if (cuts.length === 0) return text;
   cuts.sort((a, b) => a[0] - b[0]);

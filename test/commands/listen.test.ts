@@ -278,6 +278,24 @@ describe('listenRun: hostile input', () => {
     }
   });
 
+  it('never prints a key a notification carries escaped: \\u-escaped in the --json body, percent-encoded in a field cut to its width', async () => {
+    const pct = (text: string): string => [...text].map((ch) => `%${ch.charCodeAt(0).toString(16)}`).join('');
+    const esc = (text: string): string => [...text].map((ch) => `\\u00${ch.charCodeAt(0).toString(16)}`).join('');
+    // What a reader of the output can decode back: %XX and \uXXXX (with the backslash escaped or not).
+    const decode = (text: string): string =>
+      text
+        .replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+        .replace(/\\{1,2}u([0-9a-f]{4})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    for (const json of [false, true]) {
+      const r = await listen({}, { json });
+      const body = `{"type":"payment","trackId":"1","status":"Paid","amount":"1","orderId":"${pct(MERCHANT)}","note":"${esc(PAYOUT)}"}`;
+      expect((await send(r.url, body, { HMAC: hmacOf(MERCHANT, body) })).status).toBe(200);
+      const output = decode(r.t.stdout() + r.t.stderr());
+      for (const key of [MERCHANT, PAYOUT]) for (let i = 0; i + 8 <= key.length; i++) expect(output).not.toContain(key.slice(i, i + 8));
+      await r.stop();
+    }
+  });
+
   it('keeps answering through garbage bytes, a slowloris client and a client that vanishes mid-body', async () => {
     const r = await listen();
     const { port } = new URL(r.url);
