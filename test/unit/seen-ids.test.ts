@@ -56,3 +56,61 @@ describe('SeenIds', () => {
     expect(ids.add('100000000')).toBe(false);
   });
 });
+
+/** A small seeded generator (mulberry32): the same cases every run, many of them. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Ids of every shape a listing may meet, from a small pool so that many repeat. */
+function anId(random: () => number, pool: readonly string[]): string {
+  const r = random();
+  if (r < 0.5) return pool[Math.floor(random() * pool.length)] ?? '';
+  const n = Math.floor(random() * 0x1_0000_0000);
+  const shapes = [
+    () => String(n), // any 32-bit value, 2^32 - 1 included
+    () => String(100_000_000 + (n % 900_000_000)), // the gateway's nine digits
+    () => `0${n % 1000}`, // a leading zero: "07" is not "7"
+    () => String(n % 64), // small numbers, crowded in the table
+    () => String(n * 1024), // multiples of the table's size
+    () => `${n}${n % 100_000}`, // past 2^32, as text
+    () => String(4_294_967_290 + (n % 12)), // around 2^32 - 1
+    () => ['', ' 1', '1 ', '+1', '-1', '1.0', '1e3', 'abc', '٣', '１'][n % 10] ?? '', // not plain decimal digits
+  ];
+  return shapes[Math.floor(random() * shapes.length)]?.() ?? '';
+}
+
+describe('SeenIds against a Set of strings', () => {
+  it.each([1, 2, 3, 4, 5])('the same answers to add, has and size for 40,000 random operations (seed %i)', (seed) => {
+    const random = generator(seed);
+    const pool: string[] = [];
+    const ids = new SeenIds();
+    const set = new Set<string>();
+    const wrong: string[] = [];
+    for (let i = 0; i < 40_000; i++) {
+      const id = anId(random, pool);
+      if (pool.length < 5_000) pool.push(id);
+      if (random() < 0.5) {
+        const expected = !set.has(id);
+        set.add(id);
+        if (ids.add(id) !== expected) wrong.push(`add(${JSON.stringify(id)})`);
+      } else if (ids.has(id) !== set.has(id)) {
+        wrong.push(`has(${JSON.stringify(id)})`);
+      }
+      if (ids.size !== set.size) wrong.push(`size after ${JSON.stringify(id)}`);
+      if (wrong.length > 0) break;
+    }
+    expect(wrong).toEqual([]);
+    // Everything added is still there after the table grew, and nothing else.
+    for (const id of set) if (!ids.has(id)) wrong.push(`lost ${JSON.stringify(id)}`);
+    for (const id of ['7', '07', '007', '4294967295', '4294967296', '']) if (ids.has(id) !== set.has(id)) wrong.push(`has(${JSON.stringify(id)}) at the end`);
+    expect(wrong).toEqual([]);
+  });
+});
