@@ -221,7 +221,14 @@ async function walk(
   /** One page read: its rows handed on; 'stop' once out says why the reading ends. */
   const take = async (answer: PaymentPage, at: number): Promise<'stop' | 'next'> => {
     out.last = answer;
-    const fresh = answer.payments.filter((p) => !ids.has(p.trackId.raw()));
+    // Each payment once: not read on an earlier page, nor earlier on this one.
+    const onPage = new Set<string>();
+    const fresh = answer.payments.filter((p) => {
+      const id = p.trackId.raw();
+      if (ids.has(id) || onPage.has(id)) return false;
+      onPage.add(id);
+      return true;
+    });
     const paging = impossiblePaging(answer, at);
     if (at > 1 && answer.payments.length > 0 && fresh.length === 0) {
       out.incomplete = `the gateway's page ${at} repeats payments of earlier pages`;

@@ -408,6 +408,17 @@ describe('incomplete listings: the rows read are kept, "complete": false, exit 7
     ]);
   });
 
+  it('--all: a payment twice on one page is shown once, there and on later pages', async () => {
+    const pages: Record<number, PaymentInfo[]> = { 1: [row(1), row(2), row(1)], 2: [row(3), row(3), row(2)] };
+    for (const filter of [{ size: 200 }, { size: 200, orderId: 'order-with-a-rather-long-name-3' }]) {
+      const { t, opts } = v1Setup((f) => page(f.page ?? 1, 2, 3, pages[f.page ?? 1]), { json: true }, { all: true, filter });
+      await paymentsRun(opts);
+      const doc = JSON.parse(t.stdout()) as { payments: Array<{ trackId: string }>; complete: boolean };
+      expect(doc.payments.map((p) => p.trackId)).toEqual(filter.orderId === undefined ? ['184729301', '184729302', '184729303'] : ['184729303']);
+      expect(doc.complete).toBe(true);
+    }
+  });
+
   it('a complete listing says so', async () => {
     const { t, opts } = setup(() => page(1, 1, 1), { json: true });
     await paymentsRun(opts);
