@@ -4,7 +4,8 @@
 //
 // `listen: false` (a `--sandbox` run that ends as soon as its output is written, docs/sandbox.md)
 // makes no server at all: nothing could reach its port before the process ends, and listening is
-// what loads Node's cluster, child_process, dgram and dns modules (and node:http its server). Its
+// what loads Node's cluster, child_process, dgram and dns modules (node:http, server included, is
+// loaded by gw's own client either way). Its
 // answers then carry no link into it (envelopes.ts sandboxLink), and its URL names no machine.
 
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
