@@ -46,7 +46,14 @@ export async function forEachPayout(
       out.incomplete = `the payout history stopped before page ${n}: ${error.message}`;
       return out;
     }
-    const fresh = page.payouts.filter((p) => !seen.has(p.trackId.raw()));
+    // Each payout once: not read on an earlier page, nor earlier on this one.
+    const onPage = new Set<string>();
+    const fresh = page.payouts.filter((p) => {
+      const id = p.trackId.raw();
+      if (seen.has(id) || onPage.has(id)) return false;
+      onPage.add(id);
+      return true;
+    });
     if (n > 1 && page.payouts.length > 0 && fresh.length === 0) {
       out.incomplete = `the gateway's payout page ${n} repeats payouts of earlier pages`;
       return out;

@@ -92,7 +92,14 @@ export async function listStaticAddresses(
     }
     pages = answer.pages;
     const key = (a: StaticAddress): string => a.trackId?.raw() ?? a.address.raw();
-    const fresh = answer.addresses.filter((a) => !seen.has(key(a)));
+    // Each address once: not read on an earlier page, nor earlier on this one.
+    const onPage = new Set<string>();
+    const fresh = answer.addresses.filter((a) => {
+      const id = key(a);
+      if (seen.has(id) || onPage.has(id)) return false;
+      onPage.add(id);
+      return true;
+    });
     if (all && n > 1 && answer.addresses.length > 0 && fresh.length === 0) return partial(`the gateway's page ${n} repeats addresses of earlier pages`);
     const matching: StaticAddress[] = [];
     for (const a of fresh) {

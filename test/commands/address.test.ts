@@ -238,6 +238,14 @@ describe('gw address list', () => {
     expect(JSON.parse(t.stdout()).addresses).toHaveLength(2);
   });
 
+  it('--all: an address twice on one page is listed once', async () => {
+    const pages = [pageOf([rows[0]!, rows[0]!], { page: 1, last_page: 2, total: 2 }), pageOf(rows.slice(1), { page: 2, last_page: 2, total: 2 })];
+    const gateway = new FakeGateway({ performed: { 'the static address list': () => pages.shift() } });
+    const t = IOStreams.test({ json: true });
+    await addressListRun({ io: t.io, gateway: async () => gateway, filter: {}, all: true });
+    expect((JSON.parse(t.stdout()) as { addresses: Array<{ trackId: string }> }).addresses.map((a) => a.trackId)).toEqual(['1', '2']);
+  });
+
   it('checks its flags before anything is sent', () => {
     expect(() => buildAddressFilter({ withPayments: true, withoutPayments: true })).toThrow(UsageError);
     expect(() => buildAddressFilter({ size: '201' })).toThrow(/--size must be a whole number from 1 to 200/);

@@ -60,6 +60,16 @@ describe('gw payouts --format csv', () => {
     expect(before).toEqual([[], ['101', '102'], ['101', '102', '201', '202']]);
   });
 
+  it('a payout twice on one page is written once', async () => {
+    const { t, opts } = setup((f) => {
+      const n = f.page ?? 1;
+      const p = page(n, 2);
+      return n === 1 ? { ...p, payouts: [payout('101'), payout('101'), payout('102')], total: 4 } : { ...p, total: 4 };
+    });
+    await payoutsRun(opts);
+    expect(ids(t.stdout())).toEqual(['101', '102', '201', '202']);
+  });
+
   it('a gateway that sends the same page again: the rows read, then exit 76 and one line; no endless reading', async () => {
     const { t, gateway, opts } = setup(() => page(1, 1_000_000));
     const error = await gwFailure(payoutsRun(opts));
