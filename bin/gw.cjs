@@ -62,8 +62,10 @@ function load() {
   }
   const vm = require('node:vm');
   const Module = module.constructor; // node:module's Module, without loading node:module (and its source maps)
-  const flags = process.execArgv
+  // Node's flags, from its command line and from NODE_OPTIONS: V8 stamps a cache with its flags.
+  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? '']
     .join(' ')
+    .trim()
     .replace(/[^A-Za-z0-9=-]+/g, '_')
     .slice(0, 60);
   const commands = commandsOf(source);

@@ -70,6 +70,21 @@ describe('the code cache', () => {
     expect(JSON.parse(without.stdout)).toMatchObject({ from: 'BTC', to: 'USDT' });
   });
 
+  it('flags given through NODE_OPTIONS get a cache of their own: runs with and without them keep each theirs', async () => {
+    const plain = path.join(copy, 'dist', cacheOf('rate'));
+    const made = statSync(plain).ino;
+    const flagged = { NODE_OPTIONS: '--max-semi-space-size=8' };
+    expect((await run(RATE, flagged)).exitCode).toBe(0);
+    const own = cacheFiles().filter((f) => f.includes('max-semi-space-size=8') && f.endsWith('.rate.cache'));
+    expect(own).toHaveLength(1);
+    const ownMade = statSync(path.join(copy, 'dist', own[0]!)).ino;
+    expect((await run(RATE)).exitCode).toBe(0);
+    expect((await run(RATE, flagged)).exitCode).toBe(0);
+    // Neither was rejected and written again (V8 stamps a cache with its flags).
+    expect(statSync(plain).ino).toBe(made);
+    expect(statSync(path.join(copy, 'dist', own[0]!)).ino).toBe(ownMade);
+  });
+
   it('a corrupt cache is rejected, gw works as usual, and the cache is written anew', async () => {
     const full = path.join(copy, 'dist', cacheOf('rate'));
     writeFileSync(full, Buffer.alloc(4096, 0x5a));
