@@ -264,6 +264,8 @@ async function payoutsCsv(opts: PayoutsOptions): Promise<void> {
   await out.end();
   if (walk.incomplete !== undefined) {
     const n = out.count;
-    throw new GwError(ExitCode.PROTOCOL, `the export is incomplete: ${walk.incomplete}; ${n} payout${n === 1 ? '' : 's'} written`);
+    const what = `the export is incomplete: ${walk.incomplete}; ${n} payout${n === 1 ? '' : 's'} written`;
+    // The deadline, a repeated page: 76. A page that failed for another reason keeps its exit code, as gw payments does.
+    throw walk.failure === undefined ? new GwError(ExitCode.PROTOCOL, what) : walk.failure.with({ message: what });
   }
 }

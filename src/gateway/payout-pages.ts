@@ -16,6 +16,8 @@ export interface PayoutWalk {
   count: number;
   /** What is missing, when the reading stopped before the end (one sentence). */
   incomplete?: string;
+  /** A page's failure that stopped the reading (other than the deadline): its exit code is the listing's. */
+  failure?: GwError;
 }
 
 function inRange(p: Payout, from: Date | undefined, to: Date | undefined): boolean {
@@ -44,6 +46,7 @@ export async function forEachPayout(
       if (n === 1 || !(error instanceof GwError)) throw error;
       if (error.exitCode === ExitCode.INTERRUPTED || error.exitCode === ExitCode.TERMINATED) throw error;
       out.incomplete = `the payout history stopped before page ${n}: ${error.message}`;
+      if (error.exitCode !== ExitCode.TEMPFAIL) out.failure = error;
       return out;
     }
     // Each payout once: not read on an earlier page, nor earlier on this one.

@@ -90,6 +90,17 @@ describe('gw payouts --format csv', () => {
     expect(ids(t.stdout())).toEqual(['101', '102', '201', '202']);
   });
 
+  it("a later page refused by the network: the rows read, then that failure's own exit code (69), as gw payments gives", async () => {
+    const { t, opts } = setup((f) => {
+      if ((f.page ?? 1) === 2) throw new GwError(ExitCode.UNAVAILABLE, 'connection refused');
+      return page(f.page ?? 1, 5);
+    });
+    const error = await gwFailure(payoutsRun(opts));
+    expect(error.exitCode).toBe(ExitCode.UNAVAILABLE);
+    expect(error.message).toBe('the export is incomplete: the payout history stopped before page 2: connection refused; 2 payouts written');
+    expect(ids(t.stdout())).toEqual(['101', '102']);
+  });
+
   it('interrupted between pages: the rows read, exit 130; the first page failing: nothing on stdout, its own code', async () => {
     const stopped = setup((f) => {
       if ((f.page ?? 1) === 2) throw interrupted();
