@@ -98,6 +98,22 @@ describe('listenRun: verified notifications', () => {
     ]);
   });
 
+  it("each line shows its own second, also across a second's edge and when an earlier second comes after a later one", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 22, 11, 59, 59, 999));
+    const r = await listen({ clock });
+    const expected: string[] = [];
+    // 11:59:59.999, 12:00:00.000, 11:59:59.999 again (a line formatted after a later one), 12:00:00.999, 12:00:01.000, a day on.
+    for (const step of [0, 1, -1, 1000, 1, 86_400_000]) {
+      clock.advance(step);
+      const d = new Date(clock.now());
+      expected.push([d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':'));
+      const n = notification(String(700_000_000 + expected.length));
+      expect((await send(r.url, n.body, n.headers)).status).toBe(200);
+    }
+    expect(new Set(expected).size).toBe(3);
+    expect(lines(r.t).map((l) => l.slice(0, 8))).toEqual(expected);
+  });
+
   it('long fields are cut to their width with an ellipsis, white space runs made one space, plain or not', async () => {
     const r = await listen();
     const body = LEGACY.replace('"ORD-7"', `"${'A'.repeat(60)}"`).replace('"184729305"', '"1847 \\t 29305"');
