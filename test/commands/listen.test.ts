@@ -723,6 +723,36 @@ describe('listenRun: idle and slow clients cannot starve it', () => {
     }
   });
 
+  it('a kept-alive connection whose notification was answered is idle again: shed for a new connection like any idle one', async () => {
+    const r = await listen({ limits: { connections: 2, maxConnections: 16 } });
+    const { port } = new URL(r.url);
+    const n = notification('800000300');
+    const kept = connect(Number(port), '127.0.0.1');
+    kept.on('error', () => undefined);
+    let answered = '';
+    kept.on('data', (d: Buffer) => (answered += d.toString()));
+    const firstClosed: string[] = [];
+    kept.once('close', () => firstClosed.push('kept'));
+    kept.write(`POST /hooks HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(n.body)}\r\nHMAC: ${n.headers.HMAC}\r\n\r\n${n.body}`);
+    await expect.poll(() => answered).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*\r\n\r\nok$/);
+    const others: ReturnType<typeof connect>[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        const s = connect(Number(port), '127.0.0.1');
+        s.on('error', () => undefined);
+        s.once('close', () => firstClosed.push(`new ${i}`));
+        others.push(s);
+        await new Promise((resolve) => s.once('connect', resolve));
+      }
+      // The third connection is one too many: the oldest idle one, the kept-alive one, makes room.
+      await expect.poll(() => firstClosed.length).toBeGreaterThan(0);
+      expect(firstClosed[0]).toBe('kept');
+    } finally {
+      kept.destroy();
+      for (const s of others) s.destroy();
+    }
+  });
+
   it('headers and body have bounded time, idle keep-alive connections too', async () => {
     const r = await listen({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, checkIntervalMs: 50 } });
     const { port } = new URL(r.url);
