@@ -19,7 +19,7 @@ import { ExitCode, GwError } from '../errors.js';
 import type { Decimal } from '../money/decimal.js';
 import { parseTimestamp } from '../output/time.js';
 import { type GatewayClient, HISTORY_FILTERS, type HistoryFilterName, type PaymentFilter, type PaymentInfo, type PaymentPage } from './gateway.js';
-import { SeenIds } from './seen-ids.js';
+import { SeenIds, unseenRows } from './seen-ids.js';
 
 /** The largest history page both APIs take (the versioned history documents size 1–200). */
 export const SCAN_PAGE_SIZE = 200;
@@ -221,14 +221,7 @@ async function walk(
   /** One page read: its rows handed on; 'stop' once out says why the reading ends. */
   const take = async (answer: PaymentPage, at: number): Promise<'stop' | 'next'> => {
     out.last = answer;
-    // Each payment once: not read on an earlier page, nor earlier on this one.
-    const onPage = new Set<string>();
-    const fresh = answer.payments.filter((p) => {
-      const id = p.trackId.raw();
-      if (ids.has(id) || onPage.has(id)) return false;
-      onPage.add(id);
-      return true;
-    });
+    const fresh = unseenRows(answer.payments, (p) => p.trackId.raw(), ids);
     const paging = impossiblePaging(answer, at);
     if (at > 1 && answer.payments.length > 0 && fresh.length === 0) {
       out.incomplete = `the gateway's page ${at} repeats payments of earlier pages`;

@@ -9,7 +9,7 @@ import { MAX_PAYOUT_PAGE_SIZE, PAYOUT_HISTORY, type PayoutFilter } from '../oper
 import type { Payout } from '../operations/payout-info.js';
 import { parseTimestamp } from '../output/time.js';
 import type { GatewayClient } from './gateway.js';
-import { SeenIds } from './seen-ids.js';
+import { SeenIds, unseenRows } from './seen-ids.js';
 
 export interface PayoutWalk {
   /** Payouts handed on. */
@@ -49,14 +49,7 @@ export async function forEachPayout(
       if (error.exitCode !== ExitCode.TEMPFAIL) out.failure = error;
       return out;
     }
-    // Each payout once: not read on an earlier page, nor earlier on this one.
-    const onPage = new Set<string>();
-    const fresh = page.payouts.filter((p) => {
-      const id = p.trackId.raw();
-      if (seen.has(id) || onPage.has(id)) return false;
-      onPage.add(id);
-      return true;
-    });
+    const fresh = unseenRows(page.payouts, (p) => p.trackId.raw(), seen);
     if (n > 1 && page.payouts.length > 0 && fresh.length === 0) {
       out.incomplete = `the gateway's payout page ${n} repeats payouts of earlier pages`;
       return out;

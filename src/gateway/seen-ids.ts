@@ -73,3 +73,17 @@ function numeric(id: string): number | undefined {
   }
   return n < EMPTY ? n : undefined;
 }
+
+/**
+ * The rows of one page not read before: not in `seen`, nor earlier on the same page (a gateway that
+ * sends a row twice on one page has it taken once, as one that repeats it on a later page).
+ */
+export function unseenRows<T>(rows: readonly T[], idOf: (row: T) => string, seen: { has(id: string): boolean }): T[] {
+  const onPage = new Set<string>();
+  return rows.filter((row) => {
+    const id = idOf(row);
+    if (seen.has(id) || onPage.has(id)) return false;
+    onPage.add(id);
+    return true;
+  });
+}

@@ -12,7 +12,7 @@ import { asciiUpperCase } from '../util/ascii.js';
 import type { StaticAddress } from '../operations/static-address.js';
 import { MAX_ADDRESS_PAGE_SIZE, STATIC_ADDRESS_LIST, type StaticAddressFilter, type StaticAddressPage } from '../operations/static-address-list.js';
 import type { GatewayClient } from './gateway.js';
-import { SeenIds } from './seen-ids.js';
+import { SeenIds, unseenRows } from './seen-ids.js';
 
 /** Rows per page when none is asked for (the gateway's own default would be one). */
 export const DEFAULT_ADDRESS_PAGE_SIZE = 10;
@@ -92,14 +92,7 @@ export async function listStaticAddresses(
     }
     pages = answer.pages;
     const key = (a: StaticAddress): string => a.trackId?.raw() ?? a.address.raw();
-    // Each address once: not read on an earlier page, nor earlier on this one.
-    const onPage = new Set<string>();
-    const fresh = answer.addresses.filter((a) => {
-      const id = key(a);
-      if (seen.has(id) || onPage.has(id)) return false;
-      onPage.add(id);
-      return true;
-    });
+    const fresh = unseenRows(answer.addresses, key, seen);
     if (all && n > 1 && answer.addresses.length > 0 && fresh.length === 0) return partial(`the gateway's page ${n} repeats addresses of earlier pages`);
     const matching: StaticAddress[] = [];
     for (const a of fresh) {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../support/random.js';
 import { PNG } from 'pngjs';
 import type QrcodeTerminal from 'qrcode-terminal';
 import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
@@ -37,17 +38,7 @@ const LTC_18_DECIMALS = 'litecoin:ltc1qg82tn6ch6yvlzl3l9ss2ynz4kqehupfgvtss5l?am
 /** A 150-character URI: the "typical" upper end the 80-column promise is made for. */
 const URI_150 = `${BTC_URI}&label=Order%20%2341235&message=Invoice%2020250517-0042`.padEnd(150, 'x');
 
-/** Deterministic PRNG (mulberry32) so a failure names a reproducible string. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
 const LOWER_DIGITS = 'abcdefghijklmnopqrstuvwxyz0234567890';

@@ -1,6 +1,7 @@
 // The ids a paged listing has read (src/gateway/seen-ids.ts): exact, whatever the ids look like,
 // and over the whole listing, not a window of it.
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../support/random.js';
 import { SeenIds } from '../../src/gateway/seen-ids.js';
 
 describe('SeenIds', () => {
@@ -57,17 +58,7 @@ describe('SeenIds', () => {
   });
 });
 
-/** A small seeded generator (mulberry32): the same cases every run, many of them. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const generator = mulberry32;
 
 /** Ids of every shape a listing may meet, from a small pool so that many repeat. */
 function anId(random: () => number, pool: readonly string[]): string {
