@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { GW_BIN, removeDir, startGw, tempDir } from '../support/gw.js';
+import { GW_BIN, removeDir, startGw, tempDir, waitUntilIdle } from '../support/gw.js';
 import { type Answer, hmacOf, send, startReceiver } from '../support/notifications.js';
 
 type Child = ReturnType<typeof startGw>;
@@ -226,7 +226,8 @@ describe('gw webhook verify with input that does not end', () => {
   it('SIGTERM ends it at once: exit 143', async () => {
     const { child, exited, home } = verifyOpenStdin(['--timeout', '60']);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Sent once gw waits for its input (a process still starting would simply die of it).
+      await waitUntilIdle(child.pid ?? 0);
       const sentAt = Date.now();
       child.kill('SIGTERM');
       const { code, stderr, at } = await exited;

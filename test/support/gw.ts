@@ -3,6 +3,7 @@
 // temporary folder, and the working directory is a fresh temporary folder unless given.
 import { execa } from 'execa';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,4 +80,22 @@ export async function gw(args: readonly string[], options: GwOptions = {}): Prom
     stderr: String(result.stderr ?? ''),
     ms: Date.now() - started,
   };
+}
+
+/**
+ * Waits until process `pid` (a gw just started) waits in its event loop: its main thread is in
+ * epoll_wait (Linux's /proc/<pid>/syscall), which it reaches only after the command has set itself
+ * up, its signal handlers included. A test then sends a signal to gw itself, not to a process still
+ * starting (which would simply die of it), however slow the machine. Rejects after `timeoutMs`.
+ */
+export async function waitUntilIdle(pid: number, timeoutMs = 10_000): Promise<void> {
+  // epoll_wait and epoll_pwait on x86-64, epoll_pwait on arm64.
+  const waiting = process.arch === 'arm64' ? ['22'] : ['232', '281'];
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const syscall = (await readFile(`/proc/${pid}/syscall`, 'utf8').catch(() => '')).split(' ')[0] ?? '';
+    if (waiting.includes(syscall)) return;
+    if (Date.now() > until) throw new Error(`process ${pid} did not reach its event loop within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
