@@ -17,7 +17,7 @@ import { CREATE_STATIC_ADDRESS, type StaticAddress, type StaticAddressRequest } 
 import { MAX_ADDRESS_PAGE_SIZE, type StaticAddressFilter } from '../operations/static-address-list.js';
 import { REVOKE_STATIC_ADDRESS } from '../operations/static-address-revoke.js';
 import type { IOStreams } from '../output/iostreams.js';
-import { toJson } from '../output/json.js';
+import { jsonArrayEnd, jsonArrayPage } from '../output/json.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { renderDetails, renderTable, type DetailRow, visibleWidth, widest } from '../output/table.js';
 import { localDateTime, parseTimestamp } from '../output/time.js';
@@ -397,9 +397,6 @@ async function addressListAll(opts: AddressListOptions): Promise<void> {
   if (!complete) throw incompleteError(read, invalid, invalidCount, out.count);
 }
 
-const JSON_OPEN = '{\n  "addresses": [';
-const JSON_CLOSE = '\n  ]\n}';
-
 /** The output of gw address list --all, written page by page; a stdout that can no longer take it stops the reading (exit 74). */
 class AddressStream {
   #count = 0;
@@ -416,10 +413,14 @@ class AddressStream {
     // From the second page on: a listing of one page does not load node:v8 for it.
     if (this.#count > 0) keepHeapFlat(io);
     if (io.json) {
-      // The page as printJson lays it out in the whole document, in one piece: `{\n  "addresses": [`,
-      // the addresses, `\n  ]\n}`. The first page goes out with its opening, the next ones after a comma.
-      const page = toJson({ addresses: rows.map((a) => a.fields) });
-      io.out(this.#count === 0 ? page.slice(0, -JSON_CLOSE.length) : `,${page.slice(JSON_OPEN.length, -JSON_CLOSE.length)}`);
+      // The page as printJson lays it out in the whole document, in one piece.
+      io.out(
+        jsonArrayPage(
+          'addresses',
+          rows.map((a) => a.fields),
+          this.#count === 0,
+        ),
+      );
     } else {
       const cells = rows.map((a) => addressCells(a).map((c) => terminalSafe(c)));
       if (this.#widths === undefined) {
@@ -436,8 +437,7 @@ class AddressStream {
   async end(counts: { page: number; pages: number; total: number; complete: boolean }): Promise<void> {
     const { io } = this;
     if (io.json) {
-      const tail = toJson(io.sandbox ? { ...counts, sandbox: true } : counts).slice(1);
-      io.out(`${this.#count === 0 ? '{\n  "addresses": []' : '\n  ]'},${tail}\n`);
+      io.out(jsonArrayEnd('addresses', io.sandbox ? { ...counts, sandbox: true } : counts, this.#count === 0));
     } else if (this.#count === 0) {
       io.sandboxBanner();
       io.out('No addresses match.\n');

@@ -24,7 +24,7 @@ import { type Listing, listPayments } from '../gateway/history.js';
 import { Decimal } from '../money/decimal.js';
 import { padVisible, truncateVisible, visibleWidth } from '../output/cells.js';
 import type { IOStreams } from '../output/iostreams.js';
-import { toJson } from '../output/json.js';
+import { jsonArrayEnd, jsonArrayPage } from '../output/json.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { currentPricesValuer, paymentCsvHeader, paymentCsvRows, valueColumn } from '../views/payment-csv.js';
 import { stateColour } from '../views/status-view.js';
@@ -303,9 +303,6 @@ function incompleteError(listing: Listing, count: number): GwError {
   return new GwError(ExitCode.PROTOCOL, what);
 }
 
-const JSON_OPEN = '{\n  "payments": [';
-const JSON_CLOSE = '\n  ]\n}';
-
 /**
  * The output of --all, written as the pages are read: the table (its columns sized by the first
  * rows), or the JSON document, the same text printJson would give. A stdout that can no longer
@@ -327,10 +324,14 @@ class ListingStream {
     // From the second page on: a listing of one page does not load node:v8 for it.
     if (this.#count > 0) keepHeapFlat(io);
     if (io.json) {
-      // The page as printJson lays it out in the whole document, in one piece: `{\n  "payments": [`,
-      // the payments, `\n  ]\n}`. The first page goes out with its opening, the next ones after a comma.
-      const page = toJson({ payments: rows.map((p) => p.fields) });
-      io.out(this.#count === 0 ? page.slice(0, -JSON_CLOSE.length) : `,${page.slice(JSON_OPEN.length, -JSON_CLOSE.length)}`);
+      // The page as printJson lays it out in the whole document, in one piece.
+      io.out(
+        jsonArrayPage(
+          'payments',
+          rows.map((p) => p.fields),
+          this.#count === 0,
+        ),
+      );
     } else {
       if (this.#count === 0) io.sandboxBanner();
       io.out(paymentsTable(rows, io.stdoutIsTTY ? io.width() - 1 : undefined, io.chalk, this.#layout));
@@ -342,8 +343,7 @@ class ListingStream {
   async end(counts: { page: number; pages: number | null; total: number | null; complete: boolean }, footer?: string): Promise<void> {
     const { io } = this;
     if (io.json) {
-      const tail = toJson(io.sandbox ? { ...counts, sandbox: true } : counts).slice(1);
-      io.out(`${this.#count === 0 ? '{\n  "payments": []' : '\n  ]'},${tail}\n`);
+      io.out(jsonArrayEnd('payments', io.sandbox ? { ...counts, sandbox: true } : counts, this.#count === 0));
     } else {
       if (this.#count === 0) io.sandboxBanner();
       if (footer !== undefined) io.out(footer);
