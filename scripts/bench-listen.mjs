@@ -187,9 +187,15 @@ async function startFloor(json) {
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
   });
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  const url = await new Promise((resolve, reject) => {
+  const url = await announcedUrl(child, () => stderr, 'the floor');
+  return { child, url, lines: () => lines, stderr: () => stderr };
+}
+
+/** The receiver's URL once `text()` (its stderr or first output) announces it; rejects if it exits first. */
+function announcedUrl(child, text, name, stderr = text) {
+  return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      const found = /http:\/\/127\.0\.0\.1:\d+\/hooks/.exec(stderr)?.[0];
+      const found = /http:\/\/127\.0\.0\.1:\d+\/hooks/.exec(text())?.[0];
       if (found) {
         clearInterval(timer);
         resolve(found);
@@ -197,10 +203,9 @@ async function startFloor(json) {
     }, 10);
     child.on('exit', (code) => {
       clearInterval(timer);
-      reject(new Error(`the floor exited ${code}: ${stderr}`));
+      reject(new Error(`${name} exited ${code}: ${stderr()}`));
     });
   });
-  return { child, url, lines: () => lines, stderr: () => stderr };
 }
 
 async function startListener(json) {
@@ -226,20 +231,12 @@ async function startListener(json) {
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
   });
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  const url = await new Promise((resolve, reject) => {
-    const find = () => /http:\/\/127\.0\.0\.1:\d+\/hooks/.exec(json ? firstOut : stderr)?.[0];
-    const timer = setInterval(() => {
-      const found = find();
-      if (found) {
-        clearInterval(timer);
-        resolve(found);
-      }
-    }, 10);
-    child.on('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`gw listen exited ${code}: ${stderr}`));
-    });
-  });
+  const url = await announcedUrl(
+    child,
+    () => (json ? firstOut : stderr),
+    'gw listen',
+    () => stderr,
+  );
   // With a taskset wrapper, the node process is its child; find the listener's own pid for /proc.
   let pid = child.pid;
   if (taskset) {
